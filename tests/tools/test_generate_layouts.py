@@ -114,3 +114,23 @@ def test_drawing_the_regions_stops_at_the_deadline(monkeypatch):
     seen.clear()
     assert len(list(generate(size=6, variant="jigsaw", seed=3, time_limit=600))) == 1
     assert seen[1:] and all(d is not None for d in seen[1:])   # the first is the boxes (no exchange)
+
+
+def test_a_ruled_jigsaw_draws_its_regions_within_the_deadline(monkeypatch):
+    """ruled.py drew a jigsaw's regions with no deadline (puzzles.py passes its own): 'generate
+    --rule ... --variant jigsaw --time-limit T' finished the exchanges past T."""
+    import time
+
+    from pipeline.tools.generate.clock import OutOfTime
+
+    with pytest.raises(OutOfTime, match="jigsaw regions"):
+        ruled.rule_shape(16, 4, 4, "jigsaw", [{"rule": "antiknight"}], np.random.default_rng(1),
+                         deadline=time.perf_counter())
+    seen = []
+
+    def noting(*args, deadline=None, **kw):
+        seen.append(deadline)
+        return random_regions(*args, **kw)
+    monkeypatch.setattr(ruled, "random_regions", noting)
+    assert len(list(generate(size=6, variant="jigsaw", seed=3, rules=[{"rule": "antiknight"}], time_limit=600))) == 1
+    assert seen and all(d is not None for d in seen)

@@ -50,7 +50,7 @@ FULL_GRID_TRIES = 20
 
 
 def rule_shape(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np.random.Generator,
-               names: list[str] | None = None) -> Puzzle:
+               names: list[str] | None = None, deadline: float | None = None) -> Puzzle:
     """The empty puzzle of the shape: variant (jigsaw regions drawn from ``rng``) and rules.
 
     Parameters
@@ -63,6 +63,9 @@ def rule_shape(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np
         For jigsaw regions.
     names : list of str, optional
         How messages name each entry (default ``rules[k]``).
+    deadline : float, optional
+        The run's deadline (a ``time.perf_counter()`` value): it bounds the drawing of jigsaw
+        regions, as :func:`~pipeline.tools.generate.puzzles.generate_one` bounds its own.
 
     Returns
     -------
@@ -72,8 +75,10 @@ def rule_shape(n: int, h: int, w: int, variant: str, rule_entries: list, rng: np
     ------
     PuzzleError
         A rule the shape does not take (named, with where).
+    OutOfTime
+        ``deadline`` passed while the jigsaw regions were drawn.
     """
-    regions = random_regions(n, rng) if get_variant(variant).regions else None
+    regions = random_regions(n, rng, deadline=deadline) if get_variant(variant).regions else None
     return _shape_with_regions(n, h, w, variant, rule_entries, regions, names)
 
 
@@ -217,7 +222,7 @@ def generate_ruled_one(n: int, h: int, w: int, variant: str, rule_entries: list,
     for attempt in range(FULL_GRID_TRIES):
         if clock is not None:   # one search may be long (random jigsaw regions with anti-knight)
             clock.step(FULL_GRID_STEP, attempt, FULL_GRID_TRIES)
-        shape = rule_shape(n, h, w, variant, rule_entries, rng, names)
+        shape = rule_shape(n, h, w, variant, rule_entries, rng, names, deadline=deadline)
         solution = engine_for(shape, deadline=deadline).random_full_grid(rng, deadline=deadline)
         if solution is not None:
             break
