@@ -1,7 +1,8 @@
 """f-puzzles: the JSON variant setters exchange puzzles in, read into a puzzle document.
 
 An f-puzzles puzzle travels as base64 of LZ-string-compressed JSON, often inside a link
-(``https://www.f-puzzles.com/?load=N4IgzglgXg...``, ``https://sudokupad.app/fpuzzlesN4Ig...``).
+(``https://www.f-puzzles.com/?load=N4IgzglgXg...``, ``https://sudokupad.app/fpuzzlesN4Ig...``,
+``https://app.crackingthecryptic.com/sudoku/?puzzle=fpuzzlesN4Ig...``).
 Its JSON has ``size``, ``grid`` (rows of cells: ``value`` with ``given``, ``region`` for
 irregular regions) and one list per constraint. Each supported element becomes a rule of the
 puzzle document (:mod:`pipeline.core.document`):
@@ -108,7 +109,7 @@ DISPLAY_ENTRY_KEYS = frozenset({"outlineC", "fontC"})
 #: What a misspelt key most likely meant.
 _MEANT = {"sum": "value", "cells": "cell", "cell": "cells", "line": "lines"}
 _PAYLOAD = re.compile(r"^[A-Za-z0-9+/=\s%-]{16,}$")
-_LINK = re.compile(r"(?:[?&]load=|/fpuzzles|^fpuzzles)([A-Za-z0-9+/=%\s-]+)")
+_LINK = re.compile(r"(?:[?&]load=|[?&]puzzle=fpuzzles|/fpuzzles|^fpuzzles)([A-Za-z0-9+/=%\s-]+)")
 _LOAD = re.compile(r"^https?://\S*?[?&]load=([^&#]*)", re.I)
 #: The key under which each rule carries the f-puzzles element it came from until
 #: :func:`read_fpuzzles` takes it out (a name no document key can have: it starts with a space).

@@ -87,12 +87,15 @@ def test_an_f_puzzles_link_counts_as_the_oracle_reads_it(data):
     assert all(verify_grid(g, puzzle).ok for g in got.grids)
 
 
-@pytest.mark.parametrize("form", ["bare", "load", "sudokupad", "percent", "spaces", "unpadded"])
+@pytest.mark.parametrize("form", ["bare", "load", "sudokupad", "puzzle", "ctc", "percent", "spaces", "unpadded"])
 def test_links_in_their_usual_forms(form):
     data = {"size": 4, "grid": grid_of(4, {(0, 0): 3, (3, 3): 1}), "antiknight": True}
     payload = compress(data)
     text = {"bare": payload, "load": f"https://www.f-puzzles.com/?load={payload}",
             "sudokupad": f"https://sudokupad.app/fpuzzles{payload}",
+            # SudokuPad's and the CTC app's query form: once "a web link the pipeline cannot read"
+            "puzzle": f"https://sudokupad.app/?puzzle=fpuzzles{payload}",
+            "ctc": f"https://app.crackingthecryptic.com/sudoku/?puzzle=fpuzzles{payload}&setting-x=1",
             "percent": f"https://f-puzzles.com/?load={quote(payload, safe='')}",
             "spaces": f"https://f-puzzles.com/?load={payload.replace('+', ' ')}",
             "unpadded": payload.rstrip("=")}[form]
