@@ -290,6 +290,8 @@ def _xv_and_little_killers(data: dict, where: str) -> list[dict]:
     rules: list[dict] = []
     for k, entry in enumerate(_entries(data, "xv", where)):
         letter = entry.get("value")
+        if letter is None:   # once "value 'None' is not X or V"
+            raise PuzzleError(f"{where}: xv[{k}] has no 'value' (\"X\" or \"V\")")
         if not isinstance(letter, str) or letter.strip().upper() not in ("X", "V"):
             raise PuzzleError(f"{where}: xv[{k}] value {clip(letter)!r} is not X or V")
         rules.append({"rule": "xv", "letter": letter.strip().lower(), "cells": _cells(entry, "cells", "xv", k, where),
@@ -547,8 +549,12 @@ def _document(text: str | dict, where: str) -> dict:
     """:func:`read_fpuzzles`' document, each rule still holding its element's name under :data:`_FROM`."""
     data = text if isinstance(text, dict) else fpuzzles_json(text, where)
     size = data.get("size")
+    if size is None:
+        raise PuzzleError(f"{where}: the f-puzzles puzzle has no 'size' (the grid's side, an integer from 1 to 64)")
     if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 64:
-        raise PuzzleError(f"{where}: 'size' must be an integer from 1 to 64, found {clip(size)!r}")
+        # as JSON: a size "9" (a string) read as '9', the same as the number it is not
+        raise PuzzleError(f"{where}: 'size' must be an integer from 1 to 64, found "
+                          f"{clip(json.dumps(size, default=repr))}")
     unsupported = [key for key, value in data.items()
                    if key not in IGNORED and key not in SUPPORTED and not _empty(value)]
     if unsupported:

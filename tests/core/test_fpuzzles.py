@@ -139,7 +139,11 @@ def test_empty_unsupported_elements_and_editor_settings_are_ignored():
 
 
 @pytest.mark.parametrize("data, message", [
-    ({"size": 0, "grid": []}, "'size' must be an integer from 1 to 64"),
+    ({"size": 0, "grid": []}, "'size' must be an integer from 1 to 64, found 0"),
+    # a string "9" once read "found '9'", as if the number 9 were refused; a missing size "found 'None'"
+    ({"size": "9", "grid": grid_of(9)}, "'size' must be an integer from 1 to 64, found \"9\""),
+    ({"size": 4.5, "grid": grid_of(4)}, "'size' must be an integer from 1 to 64, found 4.5"),
+    ({"grid": grid_of(9)}, "the f-puzzles puzzle has no 'size' (the grid's side, an integer from 1 to 64)"),
     ({"size": 4, "grid": [[{}] * 4] * 3}, "'grid' must be 4 rows of 4 cells"),
     ({"size": 7, "grid": grid_of(7)}, "a 7x7 f-puzzles grid needs regions"),
     ({"size": 4, "grid": grid_of(4), "killercage": [{"value": 3}]}, "killercage[0] has no 'cells'; it has 'value'"),
@@ -354,6 +358,7 @@ def test_an_arrow_before_pencil_marks_writes_both():
     ("minimum", {"cell": "R10C1"}, "minimum[0] 'cell' must be a cell of the grid like \"R1C1\", found \"R10C1\""),
     ("arrow", {"cells": ["R1C1"], "lines": [["R1C1"]]}, "a line with no cell past its circle"),
     ("xv", {"cells": ["R1C1", "R1C2"], "value": "Y"}, "value 'Y' is not X or V"),
+    ("xv", {"cells": ["R1C1", "R1C2"]}, "xv[0] has no 'value' (\"X\" or \"V\")"),   # once "value 'None'"
     ("renban", {"lines": "R1C1"}, "has no list of lines"),
     ("littlekillersum", {"cells": ["R1C2"], "value": "5"}, "has no clue cell in 'cell'"),
     # a direction was ignored, whatever it said (the cells decide the diagonal)
