@@ -504,6 +504,61 @@ def _refuse_other_clauses(cnf_file: CnfFile, model: Model, rule_aux: int, where:
         raise FormatError(f"{where}: the clauses are not the model's own encoding (amo {enc.amo}): {difference}")
 
 
+def _decoded(tokens: np.ndarray, in_units: np.ndarray, n_cells: int,
+             bounds: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(row literals, row lengths, lb variables, ub variables)`` decoded from a file's clauses:
+    the at-least-one clauses (cell variables alone, among ``in_units``) are the rows, their
+    literals 0-based; unit clauses are bounds (positive cell units too when ``bounds``).
+
+    Per clause it holds its start and length as int32 where the tokens' positions fit one, and
+    drops each mask once used: an empty 100x100's 16 M clauses had five int64 arrays and a mask
+    per literal alive together, and ``check`` of its CNF peaked there (1.27 GB).
+
+    Parameters
+    ----------
+    tokens : numpy.ndarray
+        The file's literals, every clause ended by 0.
+    in_units : numpy.ndarray
+        bool per clause: a clause of the unit rows or the bounds (not a rule row's).
+    n_cells : int
+        The cell variables, ``1..n_cells``.
+    bounds : bool
+        The ``bounds`` clue encoding: a positive cell unit is ``lb = 1``, not a row.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+    """
+    index = np.int32 if tokens.size < np.iinfo(np.int32).max else np.int64
+    ends = np.flatnonzero(tokens == 0).astype(index)
+    starts = np.zeros_like(ends)        # no clauses (all clued, reduce): none
+    starts[1:] = ends[:-1] + 1
+    length = ends - starts
+    del ends
+    # a clause of cell variables alone (each clause's literals and its 0: no index array per literal)
+    if starts.size:
+        bad = (tokens < 0) | (tokens > n_cells)
+        is_positive_cells = ~np.logical_or.reduceat(bad, starts)
+        del bad
+        is_positive_cells &= in_units
+    else:
+        is_positive_cells = np.zeros(0, dtype=bool)
+    unit = (length == 1) & in_units
+    bound_units = unit & ~is_positive_cells | (unit & is_positive_cells & bounds)
+    del unit
+    row_clauses = is_positive_cells & ~bound_units
+    del is_positive_cells
+    first_lit = tokens[starts]
+    del starts
+    lb_vars = first_lit[bound_units & (first_lit > 0)]
+    ub_vars = -first_lit[bound_units & (first_lit < 0) & (-first_lit <= n_cells)]
+    del first_lit, bound_units
+    keep_lit = np.repeat(row_clauses, length + 1)
+    np.logical_and(keep_lit, tokens, out=keep_lit)     # not the clauses' 0s
+    row_lit = tokens[keep_lit] - 1
+    return row_lit, length[row_clauses], lb_vars, ub_vars
+
+
 def read(path: str | os.PathLike) -> ModelData:
     """A pipeline CNF back to :class:`ModelData`: the at-least-one clauses (all-positive clauses
     over cell variables) are the ``= 1`` rows; positive units are ``lb = 1`` for the ``bounds``
@@ -534,29 +589,16 @@ def read(path: str | os.PathLike) -> ModelData:
     encoding = meta["clue_encoding"]
     n_cells = conv.n_vars
     tokens = cnf_file.tokens
-    ends = cnf_file.clause_ends
-    starts = np.concatenate([[0], ends[:-1] + 1])[:ends.size].astype(np.int64)   # no clauses (all clued, reduce): none
-    length = ends - starts
-    in_units = np.ones(ends.size, dtype=bool)            # the unit rows' and bounds' clauses
+    in_units = np.ones(int((tokens == 0).sum()), dtype=bool)   # the unit rows' and bounds' clauses
     rule_facts = cnf_file.facts.get("rule_rows")
     if rule_facts:
         first, count = int(rule_facts["first_clause"]), int(rule_facts["clauses"])
-        if first < 0 or count < 0 or first + count > ends.size:
-            raise FormatError(f"{where}: rule_rows names clauses {first}..{first + count - 1}, the file has {ends.size}")
+        if first < 0 or count < 0 or first + count > in_units.size:
+            raise FormatError(f"{where}: rule_rows names clauses {first}..{first + count - 1}, the file has "
+                              f"{in_units.size}")
         in_units[first:first + count] = False
-    lits = tokens
-    bad = (lits < 0) | (lits > n_cells)
-    # a clause of cell variables alone (each clause's literals and its 0: no index array per literal)
-    is_positive_cells = (~np.logical_or.reduceat(bad, starts) if ends.size else np.zeros(0, dtype=bool)) & in_units
-    unit = (length == 1) & in_units
-    bound_units = unit & ~is_positive_cells | (unit & is_positive_cells & (encoding == "bounds"))
-    row_clauses = is_positive_cells & ~bound_units
-    first_lit = tokens[starts]
-    lb_vars = first_lit[bound_units & (first_lit > 0)]
-    ub_vars = -first_lit[bound_units & (first_lit < 0) & (-first_lit <= n_cells)]
-    keep_lit = np.repeat(row_clauses, length + 1) & (tokens != 0)
-    row_lit = tokens[keep_lit] - 1
-    row_len = length[row_clauses]
+    row_lit, row_len, lb_vars, ub_vars = _decoded(tokens, in_units, n_cells, encoding == "bounds")
+    del in_units
     if columns is None:   # reduce: the cells the clauses use, then every auxiliary column (never reduced)
         columns = np.unique(row_lit)
         if aux_count(meta):
@@ -576,6 +618,7 @@ def read(path: str | os.PathLike) -> ModelData:
     lb[np.searchsorted(columns, lb_vars - 1)] = 1.0
     ub[np.searchsorted(columns, ub_vars - 1)] = 0.0
     lower = upper = np.ones(row_len.size)
+    del row_lit, col, lb_vars, ub_vars
     model = _rebuilt(meta, columns, where)
     rule_aux = 0
     if rule_facts:
@@ -583,7 +626,7 @@ def read(path: str | os.PathLike) -> ModelData:
     _refuse_other_clauses(cnf_file, model, rule_aux, where)
     # the literals and their masks are done with: the rows they gave are compared with the model
     # next, which builds it again (the 720 MB of an empty 100x100's literals sat under that)
-    del cnf_file, tokens, lits, bad, keep_lit
+    del cnf_file, tokens
     if encoding == "reduce" and meta.get("kept_columns") == "by number":
         meta = {**meta, "kept_columns": columns.tolist()}
     data = ModelData(a, lower, upper.copy(), lb, ub, np.zeros(columns.size), np.ones(columns.size, dtype=bool),
