@@ -446,13 +446,14 @@ class Tokens:
         drop_last : numpy.ndarray, optional
             Bool (or 0/1) per token of ``idx``: leave out its final byte.
         """
-        idx = np.asarray(idx, dtype=np.int64)
+        idx = np.asarray(idx)
         if idx.size == 0:
             return factorize_table(np.zeros((0, 8), np.uint8))
         lengths = self.lengths[idx] if drop_last is None else self.lengths[idx] - drop_last
         width = word_width(int(lengths.max()))
         table = self._windows(idx, width)
-        table[np.arange(width)[None, :] >= lengths[:, None]] = 0
+        for column in range(width):   # a bool per token and byte column, not one per byte of the table
+            table[lengths <= column, column] = 0
         return factorize_table(table)
 
 
@@ -480,10 +481,11 @@ def factorize_table(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     words = table.view(np.uint64)
     if width <= 64:
         codes, uniq = pd.factorize(name_hash(words))
-        exact = (words == words[_first_of(codes, uniq.size)[codes]]).all()
+        first, step = _first_of(codes, uniq.size), 1 << 20   # a chunk of rows, not a second table
+        exact = all((words[at:at + step] == words[first[codes[at:at + step]]]).all() for at in range(0, n, step))
     if width > 64 or not exact:
         codes, uniq = pd.factorize(np.array([bytes(v) for v in table.view(f"V{width}").ravel()], dtype=object))
-    return codes.astype(np.int64), table[_first_of(codes, len(uniq))]
+    return codes.astype(np.int64, copy=False), table[_first_of(codes, len(uniq))]
 
 
 def table_strings(table: np.ndarray) -> np.ndarray:
