@@ -240,6 +240,11 @@ class _Section:
             cls, idx, val, sign, signed = cls[keep], idx[keep], val[keep], sign[keep], signed[keep]
         self.cls, self.idx, self.val, self.sign, self.signed = cls, idx, val, sign, signed
 
+    def parsed(self) -> None:
+        """The statements are read: drop the values and signs (a float and two bytes a token),
+        keeping what messages need (the classes, the token numbers)."""
+        self.val, self.sign, self.signed = self.val[:0], self.sign[:0], self.signed[:0]
+
     def error(self, k: int, message: str) -> FormatError:
         return self.tx.error(int(self.idx[k]) if k < self.idx.size else len(self.tx), message)
 
@@ -595,6 +600,7 @@ def _parsed(path: Path, where: str) -> ModelData:
                 raise sec.error(int(bad[0]), f"expected a name in {tx.text(kw)!r}, found {sec.text(int(bad[0]))!r}")
             (gen_parts if kind == "gen" else bin_parts).append(len(name_tokens))
             name_tokens.append((sec, np.arange(sec.cls.size)))
+        sec.parsed()
 
     # one dictionary over all names, in file order: first appearance = column order, unless the
     # metadata names a convention, which then fixes the order

@@ -524,7 +524,8 @@ def first_repeat(keys: np.ndarray) -> int | None:
     (2, None)
     """
     order = np.argsort(keys, kind="stable")
-    again = order[1:][keys[order][1:] == keys[order][:-1]]
+    ordered = keys[order]   # once: an empty 100x100's LP row keys are 32 MB a copy
+    again = order[1:][ordered[1:] == ordered[:-1]]
     return int(again.min()) if again.size else None
 
 
