@@ -254,7 +254,11 @@ class Tokens:
         dtype = np.int32 if buf.size < np.iinfo(np.int32).max else np.int64
         self.starts = edges[0::2].astype(dtype)
         self.ends = edges[1::2].astype(dtype)
-        self.lengths = self.ends - self.starts
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """Each token's length in bytes (made when asked: not a third array per token held)."""
+        return self.ends - self.starts
 
     @classmethod
     def from_spans(cls, buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> "Tokens":
@@ -270,7 +274,6 @@ class Tokens:
         """
         tokens = cls(np.zeros(0, np.uint8))
         tokens.buf, tokens.starts, tokens.ends = buf, starts, ends
-        tokens.lengths = ends - starts
         return tokens
 
     def __len__(self) -> int:
@@ -317,7 +320,7 @@ class Tokens:
         """
         idx = np.asarray(idx, dtype=np.int64)
         out = self._windows(idx, width)
-        out[np.arange(width)[None, :] >= self.lengths[idx][:, None]] = 0
+        out[np.arange(width)[None, :] >= (self.ends[idx] - self.starts[idx])[:, None]] = 0
         if case is not None:
             out = (_LOWER if case == "lower" else _UPPER)[out]
         return out
@@ -335,7 +338,7 @@ class Tokens:
         """
         idx = np.asarray(idx, dtype=np.int64)
         out = self._windows(idx, width).view("<u8")
-        length = self.lengths[idx]
+        length = self.ends[idx] - self.starts[idx]
         for i in range(width // 8):      # one pass per 8-byte word, not per token
             out[:, i] &= _BYTE_MASK[np.clip(length - 8 * i, 0, 8)]
         return out
@@ -345,7 +348,7 @@ class Tokens:
         idx = np.asarray(idx, dtype=np.int64)
         if idx.size == 0:
             return np.zeros(0, dtype="S1")
-        width = int(self.lengths[idx].max())
+        width = int((self.ends[idx] - self.starts[idx]).max())
         return self.fixed(idx, width).view(f"S{width}").ravel()
 
     def numbers(self, idx: np.ndarray, error: Callable[[int, str], Exception], *,
@@ -369,11 +372,11 @@ class Tokens:
         idx = np.asarray(idx, dtype=np.int64)
         out = np.empty(idx.size)
         head = self.buf[self.starts[idx]]
-        simple = (self.lengths[idx] == 1) & (head >= 48) & (head <= 57)
+        simple = (self.ends[idx] - self.starts[idx] == 1) & (head >= 48) & (head <= 57)
         out[simple] = head[simple] - 48
         rest = np.flatnonzero(~simple)
         if rest.size:
-            width = int(self.lengths[idx[rest]].max())
+            width = int((self.ends[idx[rest]] - self.starts[idx[rest]]).max())
             w = self.fixed(idx[rest], width)
             strings = w.view(f"S{width}").ravel()
             try:
@@ -449,7 +452,7 @@ class Tokens:
         idx = np.asarray(idx)
         if idx.size == 0:
             return factorize_table(np.zeros((0, 8), np.uint8))
-        lengths = self.lengths[idx] if drop_last is None else self.lengths[idx] - drop_last
+        lengths = self.ends[idx] - self.starts[idx] - (0 if drop_last is None else drop_last)
         width = word_width(int(lengths.max()))
         table = self._windows(idx, width)
         for column in range(width):   # a bool per token and byte column, not one per byte of the table
