@@ -8,13 +8,14 @@ import math
 import re
 import unicodedata
 from collections import Counter
+from itertools import chain
 
 import numpy as np
 
 from pipeline.core.errors import PuzzleError, SeveralPuzzles, clip
 
 __all__ = ["MAX_TOKEN_DIGITS", "drop_trailing_empty_column", "letter_past_digits", "matlab_matrix_problem", "matlab_matrix_rows", "matrix_of_rows", "nested_list_rows", "plain_clue_list",
-           "refuse_number_column", "rows_as_text", "several_puzzles", "split_cells", "unseen_character", "whole_number"]
+           "refuse_number_column", "rows_as_text", "several_puzzles", "split_cells", "token_matrix", "unseen_character", "whole_number"]
 
 
 def several_puzzles(where: str, what: str) -> SeveralPuzzles:
@@ -609,3 +610,84 @@ def matrix_of_rows(source: object, where: str = "puzzle") -> np.ndarray:
         return np.asarray(source)
     except ValueError:   # rows of several lengths
         raise PuzzleError(f"{where}: the grid's rows are of different lengths") from None
+
+
+def token_matrix(rows: list[list[str]], clue_list: bool) -> np.ndarray | None:
+    """The ``int64`` matrix of rows of cells of one width when every cell is a plain number
+    (``[+-]?[0-9]+``, optionally ``.`` and zeros: MATLAB's ``5.0``) of at most
+    :data:`MAX_TOKEN_DIGITS` characters, or, in a grid, empty or ``.`` (0), read by NumPy from
+    the cells' bytes: a Python call a cell took seconds for a long clue list. None for anything
+    else (a letter, ``NaN``, a sign alone, another script's digit, a long cell, an empty value
+    in a clue list): the cell-by-cell reader then gives that cell's value or its message.
+
+    Parameters
+    ----------
+    rows : list of list of str
+        The cells, every row as long as the first.
+    clue_list : bool
+        The rows are ``row,col,digit`` clues (an empty cell is no value there).
+
+    Returns
+    -------
+    ndarray or None
+        ``(len(rows), width)``, the values the cell-by-cell reader gives.
+
+    Examples
+    --------
+    >>> token_matrix([["5", "", "+3"], [".", "-0", "7.00"]], clue_list=False).tolist()
+    [[5, 0, 3], [0, 0, 7]]
+    >>> token_matrix([["5", "", "3"]], clue_list=True) is None
+    True
+    """
+    width = len(rows[0]) if rows else 0
+    if not width:
+        return None
+    try:
+        raw = np.frombuffer(("\n".join(chain.from_iterable(rows)) + "\n").encode("ascii"), dtype=np.uint8)
+    except UnicodeEncodeError:
+        return None
+    sep = raw == 10
+    ends = np.flatnonzero(sep)   # each cell's end: a '\n' after every one
+    if ends.size != len(rows) * width:   # a cell holding a line break: cell by cell
+        return None
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    if (ends - starts).max() > MAX_TOKEN_DIGITS:   # (a long cell's message names it)
+        return None
+    digit = (raw >= 48) & (raw <= 57)
+    sign = (raw == 43) | (raw == 45)
+    dot = raw == 46
+    if not (digit | sign | dot | sep).all():
+        return None
+    first = np.zeros(raw.size, dtype=bool)
+    first[starts] = True
+    signs = np.flatnonzero(sign)
+    if not first[signs].all() or not digit[signs + 1].all():   # a sign first, then a digit
+        return None
+    del sign
+    dots = np.flatnonzero(dot)
+    alone = first[dots] & sep[np.minimum(dots + 1, raw.size - 1)]   # the cell '.'
+    if clue_list and (alone.any() or (first & sep).any()):   # '.' or nothing is no value of a clue
+        return None
+    points = dots[~alone]
+    if not digit[points - 1].all():   # '.5', '+.0': a digit before the point
+        return None
+    cell_of_point = np.searchsorted(ends, points)
+    for offset in range(1, MAX_TOKEN_DIGITS):   # after the point: zeros alone (a cell is 12 characters at most)
+        at = points + offset
+        if (raw[at[at < ends[cell_of_point]]] != 48).any():
+            return None
+    int_end = ends.copy()   # the whole part ends at the point or the cell's end
+    int_end[cell_of_point] = points
+    int_end[np.searchsorted(ends, dots[alone])] = dots[alone]   # the cell '.': no digits, 0
+    negative = raw[starts] == 45
+    floor = starts + (negative | (raw[starts] == 43)) - 1   # before the whole part: a '\n' or a sign, worth 0
+    worth = np.where(digit, raw - 48, 0).astype(np.uint8)   # (after a point: zeros, worth 0 too)
+    del raw, digit, dot, first
+    at = int_end - 1
+    values = np.zeros(ends.size, dtype=np.int64)
+    for power in range(MAX_TOKEN_DIGITS):   # the whole part's digits from its last: at most 12
+        np.maximum(at, floor, out=at)
+        values += worth[at] * np.int64(10 ** power)
+        at -= 1
+    values[negative] *= -1
+    return values.reshape(len(rows), width)

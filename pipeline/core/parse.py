@@ -30,7 +30,7 @@ from pipeline.core.cells_text import (letter_past_digits, matlab_matrix_problem,
                                       nested_list_rows, plain_clue_list, refuse_number_column)
 from pipeline.core.cells_text import rows_as_text as _rows_text, unseen_character as _unseen
 from pipeline.core.cells_text import several_puzzles as _several_puzzles, split_cells as _split_cells
-from pipeline.core.cells_text import usual_width as _usual_width
+from pipeline.core.cells_text import token_matrix, usual_width as _usual_width
 from pipeline.core.cells_text import MAX_TOKEN_DIGITS, whole_number   # imported from here by rules and documents
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
 from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, read_text_file, too_much
@@ -537,12 +537,14 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
         if len(row) != width:
             unit = "values; expected 3 (row,col,digit)" if clue_list else f"cells; expected {width}"
             raise PuzzleError(f"{where}: line {k} has {len(row)} {unit}")
-    matrix = np.empty((len(rows), width), dtype=np.int64)
     side = width if len(rows) == width else 0   # an N x N grid's letters past N are named, not "holds 33"
-    for i, (k, row) in enumerate(zip(numbers, rows)):
-        for j, tok in enumerate(row):
-            # clue lists are located by file line, grids by their own row
-            matrix[i, j] = _token_value(tok, where, k if clue_list else i + 1, j, clue_list, side)
+    matrix = token_matrix(rows, clue_list)   # plain numbers by NumPy (a Python call a cell took seconds)
+    if matrix is None:   # anything else cell by cell: its value, or the first bad cell's message
+        matrix = np.empty((len(rows), width), dtype=np.int64)
+        for i, (k, row) in enumerate(zip(numbers, rows)):
+            for j, tok in enumerate(row):
+                # clue lists are located by file line, grids by their own row
+                matrix[i, j] = _token_value(tok, where, k if clue_list else i + 1, j, clue_list, side)
     if clue_list:
         return _clue_list_to_grid(matrix, box, size, where, line_numbers=np.asarray(numbers))
     return _matrix_to_grid(matrix, box, size, where)
