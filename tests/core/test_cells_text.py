@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pipeline.core.cells_text import (drop_trailing_empty_column, matlab_matrix_problem, matlab_matrix_rows,
                                       matrix_of_rows, nested_list_rows, plain_clue_list, refuse_number_column,
-                                      rows_as_text, split_cells)
+                                      rows_as_text, split_cells, token_matrix)
 from pipeline.core.errors import PuzzleError
 import pipeline.core.document as document_module
 import pipeline.core.parse as parse_module
@@ -331,3 +331,47 @@ def test_a_long_clue_list_takes_memory_of_its_size_not_fifty_bytes_a_character(t
     finally:
         tracemalloc.stop()
     assert grid[0, :2].tolist() == [1, 2] and peak < 20 * len(text), (peak, len(text))
+
+
+def _cell_by_cell(rows, clue_list, side):
+    """The per-cell reader's matrix, or its message."""
+    matrix = np.empty((len(rows), len(rows[0])), dtype=np.int64)
+    try:
+        for i, row in enumerate(rows):
+            for j, tok in enumerate(row):
+                matrix[i, j] = parse_module._token_value(tok, "p", i + 1, j, clue_list, side)
+    except PuzzleError as e:
+        return str(e)
+    return matrix
+
+
+#: a cell as a file may hold one: plain numbers most often, and what is near one
+TOKEN = st.one_of(
+    st.from_regex(r"\A[+-]?[0-9]{1,4}(\.0{0,3})?\Z"),
+    st.sampled_from(["", ".", "0", "-", "+", "-0", "+0", "3.0", "3.", "3.5", ".5", "1e0", "\u0665", "nan", "NaN",
+                     "a", "Z", "+-1", "1-", "5..0", "5.0.0", "0" * 13, "9" * 12, "9" * 13, "1 2", " 5", "5\n", "\t"]),
+    st.text(alphabet="0123456789+-.eE\u0665 x", max_size=14))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.data(), st.booleans())
+def test_token_matrix_reads_what_the_cell_by_cell_reader_reads(height, width, data, clue_list):
+    rows = [[data.draw(TOKEN) for _ in range(width)] for _ in range(height)]
+    side = width if height == width else 0
+    fast = token_matrix(rows, clue_list)
+    if fast is not None:   # None: the cell-by-cell reader reads them, as before
+        slow = _cell_by_cell(rows, clue_list, side)
+        assert not isinstance(slow, str), (rows, slow)
+        assert fast.dtype == np.int64 and fast.tolist() == slow.tolist(), rows
+
+
+@pytest.mark.parametrize("cells, clue_list", [([["5", "", "+3"], [".", "-0", "7.00"]], False),
+                                              ([["12", "3", "007"], ["-1", "+2", "9."]], True)])
+def test_token_matrix_reads_plain_numbers(cells, clue_list):
+    assert token_matrix(cells, clue_list).tolist() == _cell_by_cell(cells, clue_list, 0).tolist()
+
+
+@pytest.mark.parametrize("cells", [[["5", ""]], [["5", "."]], [["1e0"]], [["\u0665"]], [["+"]], [["3.5"]],
+                                   [[".5"]], [["9" * 13]], [["a"]]])
+def test_token_matrix_leaves_anything_else_to_the_cell_by_cell_reader(cells):
+    assert token_matrix(cells, clue_list=True) is None
