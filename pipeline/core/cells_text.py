@@ -647,10 +647,10 @@ def token_matrix(rows: list[list[str]], clue_list: bool) -> np.ndarray | None:
     except UnicodeEncodeError:
         return None
     sep = raw == 10
-    ends = np.flatnonzero(sep)   # each cell's end: a '\n' after every one
+    ends = np.flatnonzero(sep).astype(np.int32 if raw.size < 2 ** 31 else np.int64)   # each cell's end: a '\n'
     if ends.size != len(rows) * width:   # a cell holding a line break: cell by cell
         return None
-    starts = np.concatenate(([0], ends[:-1] + 1))
+    starts = np.concatenate((ends[:1] * 0, ends[:-1] + 1))
     if (ends - starts).max() > MAX_TOKEN_DIGITS:   # (a long cell's message names it)
         return None
     digit = (raw >= 48) & (raw <= 57)
