@@ -297,3 +297,18 @@ def test_one_colour_strict_kropki_is_written_as_a_pair_per_unmarked_neighbour_pa
     count = SOLVERS["sat"].count
     counted = count(build_model(puzzle), 300).count
     assert 0 < counted < 288 and count(build_model(parse_puzzle(text)), 300).count == counted
+
+
+@pytest.mark.parametrize("text, said", [
+    # ISS's "Entropic Lines" (Replicate anchored on a Var cell): the message said 'VL1' was no cell
+    # of the grid, although the string declares it
+    (".Shape~6x6.Var~L~loop~6x6.Replicate~______~VL1.~VL1_1_2.End",
+     "'VL1' is an extra cell (ISS Var), not a cell of the 6x6 grid, and this constraint takes grid cells only"),
+    # ISS's "Chaos Construction: Thermo Knots" (an NFA line over region cells)
+    (".ChaosConstruction.NoBoxes.Thermo~CC11~CC12",
+     "'CC11' is a chaos construction region cell (CC), which only the chaos clues"),
+])
+def test_a_refused_cell_id_says_what_kind_of_cell_it_is(text, said):
+    with pytest.raises(PuzzleError) as e:
+        document_from_iss(text)
+    assert said in str(e.value), str(e.value)
