@@ -110,7 +110,10 @@ def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
     if puzzle.rows != puzzle.cols:   # read back, it would be another puzzle: refused, never written
         raise PuzzleError(f"{where}: a {puzzle.rows}x{puzzle.cols} grid has no f-puzzles form (its grids are square)")
     if puzzle.values is not None:
-        raise PuzzleError(f"{where}: a value set has no f-puzzles form (its digits are 1..{n})")
+        v = puzzle.values   # name the set, so "its digits" cannot be read as the puzzle's own
+        shown = f"{v[0]}-{v[-1]}" if tuple(v) == tuple(range(v[0], v[-1] + 1)) else ",".join(map(str, v))
+        raise PuzzleError(f"{where}: the value set {shown} has no f-puzzles form (a {n}x{n} f-puzzles grid "
+                          f"holds the digits 1-{n})")
     if puzzle.extra:   # its rules would name cells (S1) the link cannot declare: unreadable
         raise PuzzleError(f"{where}: extra cells ({', '.join(e.name for e in puzzle.extra)}) have no f-puzzles form "
                           "(its cells are the grid's)")

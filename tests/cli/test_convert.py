@@ -50,7 +50,7 @@ def test_unsupported_type_is_one_line_exit_2(tmp_path):
 def test_what_f_puzzles_would_read_as_another_puzzle_is_refused(tmp_path):
     """A 6x8 was written as an 8x8 and a 0..5 value set as 1..6 (another solution), exit 0."""
     for source, said in ((".Shape~6x8.~R1C1_1", "a 6x8 grid has no f-puzzles form"),
-                         (".Shape~6x6~0-8.~R1C1_0", "a value set has no f-puzzles form"),
+                         (".Shape~6x6~0-8.~R1C1_0", "the value set 0-8 has no f-puzzles form (a 6x6 f-puzzles grid holds the digits 1-6)"),
                          # extra cells: the link kept a cage over S1, S2 that it could not read back
                          ('{"size": 4, "extra": [{"name": "S", "size": 2}], "rules": [{"rule": "cage", '
                           '"cells": ["S1", "S2", "r1c1"], "sum": 9}]}', "extra cells (S) have no f-puzzles form")):
