@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import fields
 
@@ -96,6 +97,21 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_batch_command, option_names=OPTION_NAMES)
 
 
+#: OUT suffixes of a single-file format: a user who names OUT so expects that file, and batch
+#: writes a directory of Parquet parts there instead (``.parquet``: a directory, as Spark writes it).
+_FILE_SUFFIXES = (".csv", ".tsv", ".txt", ".json", ".jsonl", ".ndjson", ".gz", ".bz2", ".xz")
+
+
+def _file_like_output(output: str) -> list[str]:
+    """A note when OUT is named like a single file (``results.csv``): batch makes it a directory
+    of Parquet parts, and ``pandas.read_csv`` on it fails with IsADirectoryError."""
+    name = os.path.basename(os.path.normpath(str(output)))
+    if not name.lower().endswith(_FILE_SUFFIXES):
+        return []
+    return [f"note: batch: OUT {name!r} is written as a directory of Parquet parts, not a single file "
+            f"(read it with pandas.read_parquet)"]
+
+
 def run_batch_command(args: argparse.Namespace) -> int:
     """Run ``batch``. Exit codes: 0 done (or stopped by --limit), 2 unusable input, output or
     options (naming the path or option), 1 a worker failed, 130 interrupted (rerun to resume)."""
@@ -114,6 +130,7 @@ def run_batch_command(args: argparse.Namespace) -> int:
         # beyond the engine's size, gets auto's pick for its own model, once per group that shares them
         said.append(f"solver: records with rules or a layout, or a grid larger than {solver} takes, go to auto's "
                     f"pick for their own model")
+    said.extend(_file_like_output(args.output))
     def say_notes() -> None:   # once the input, OUT and the engine are checked: an error is the only line
         for line in said:
             print(line, file=sys.stderr)
