@@ -515,6 +515,10 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
     rows = [_split_cells(line, where) for _, line in lines]
     if any(all(sep in line for _, line in lines) for sep in ",;\t"):
         rows = _drop_trailing_empty_column(rows, where, lines[0][1][-1])
+    if len(rows) == 1 and len(rows[0]) > 1 and _is_puzzle_length(len(rows[0][0])) and _is_compact(rows[0][0]):
+        rest, side = lines[0][1].split(rows[0][0], 1)[1], math.isqrt(len(rows[0][0]))   # "530...079,extra"
+        raise PuzzleError(f"{where}: a {side}x{side} puzzle string followed by other text ({clip(repr(rest), 30)}): "
+                          "give the puzzle alone")
     # NaN is how MATLAB and Excel write an empty cell: a first row of them is a grid row, not names
     header = all(_HEADER.fullmatch(t) and t.strip().lower() != "nan" for t in rows[0])
     if header:
@@ -557,13 +561,7 @@ def _one_line_groups(tokens: list[str], where: str) -> str | None:
     line of fields (a clue list, a grid of numbers). A puzzle followed by other text is refused."""
     if len(tokens) < 2:
         return None
-    table = _compact_table()
-
-    def compact(token: str) -> bool:
-        return token.isascii() and bool((table[np.frombuffer(token.encode(), dtype=np.uint8)] >= 0).all())
-
-    def square(length: int) -> bool:
-        return length >= 16 and math.isqrt(length) ** 2 == length
+    compact, square = _is_compact, _is_puzzle_length
 
     joined = "".join(tokens)
     # groups of one length (rows, or a box's width): numbers of a grid or a clue list vary in
@@ -584,6 +582,16 @@ def _one_line_groups(tokens: list[str], where: str) -> str | None:
                           f"other text ({clip(repr(' '.join(tokens[groups:])), 30)}): give the puzzle alone (a '#' "
                           "comment takes a line of its own)")
     return None
+
+
+def _is_compact(token: str) -> bool:
+    """Whether ``token`` is compact cells alone (digits, letter-digits, ``.``)."""
+    return token.isascii() and bool((_compact_table()[np.frombuffer(token.encode(), dtype=np.uint8)] >= 0).all())
+
+
+def _is_puzzle_length(length: int) -> bool:
+    """Whether ``length`` cells make a square grid of 4x4 or more."""
+    return length >= 16 and math.isqrt(length) ** 2 == length
 
 
 _EMPTY_CELL = {"", "nan", "NaN", "NAN", "."}

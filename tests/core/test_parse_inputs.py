@@ -222,6 +222,19 @@ def test_a_puzzle_string_followed_by_other_text_is_named(rest):
                                      "puzzle alone")
 
 
+@pytest.mark.parametrize("rest", [",extra", ";x", ",,", ",5"])
+def test_a_puzzle_string_followed_by_a_separated_field_is_named(rest):
+    # a batch line "PUZZLE,extra" said "bad cell '53..7....6..195...' at row 1, column 1"
+    with pytest.raises(PuzzleError) as err:
+        parse_puzzle(f"{SEED_LINE}{rest}")
+    assert str(err.value) == f"puzzle: a 9x9 puzzle string followed by other text ({rest!r}): give the puzzle alone"
+
+
+def test_a_16x16_puzzle_string_then_a_field_is_named_by_its_side():
+    with pytest.raises(PuzzleError, match=r"^puzzle: a 16x16 puzzle string followed by other text \(',x'\)"):
+        parse_puzzle("." * 256 + ",x")
+
+
 @pytest.mark.parametrize("width", [9, 3])
 @pytest.mark.parametrize("rest", ["hello", "# a comment", "5 x"])
 def test_grouped_puzzle_followed_by_other_text_is_named(width, rest):
