@@ -14,8 +14,12 @@ import numpy as np
 
 from pipeline.core.errors import PuzzleError, SeveralPuzzles, clip
 
-__all__ = ["MAX_TOKEN_DIGITS", "drop_trailing_empty_column", "letter_past_digits", "matlab_matrix_problem", "matlab_matrix_rows", "matrix_of_rows", "nested_list_rows", "plain_clue_list",
+__all__ = ["COMPACT_DIGITS", "MAX_TOKEN_DIGITS", "REGION_ALPHABET", "drop_trailing_empty_column", "letter_past_digits", "matlab_matrix_problem", "matlab_matrix_rows", "matrix_of_rows", "nested_list_rows", "plain_clue_list",
            "refuse_number_column", "rows_as_text", "several_puzzles", "split_cells", "token_matrix", "unseen_character", "whole_number"]
+
+# Compact cell alphabet (pipeline.core.parse re-exports it): '.' and '0' are empty, then 1-9, then A-Z for 10..35.
+COMPACT_DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+REGION_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def several_puzzles(where: str, what: str) -> SeveralPuzzles:
