@@ -3,34 +3,30 @@ and its text forms.
 
 Cells are numbered row-major, ``cell = r*N + c`` (0-based). Digits in a grid are ``1..N`` and
 ``0`` marks an empty cell. Reading inputs is :mod:`pipeline.core.parse` (re-exported here, as
-before); :func:`parse_puzzle` is the one entry point from any input to a checked Puzzle.
+before); what a source holds before it is checked is :mod:`pipeline.core.puzzle_source`;
+:func:`parse_puzzle` is the one entry point from any input to a checked Puzzle.
 Validation raises :class:`PuzzleError` with a one-line message that names what and where.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError, SeveralPuzzles, clip, json_kind
+from pipeline.core.errors import PuzzleError, clip, json_kind
 from pipeline.core.extracells import extra_record_document, extra_to_doc
 from pipeline.core.gridtext import format_grid, grid_to_string
-from pipeline.core.document import looks_like_document, read_document, refuse_json_of_no_document
-from pipeline.core.fpuzzles import looks_like_fpuzzles, read_fpuzzles
-from pipeline.core.iss_detect import looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.options import check_puzzle_options
+from pipeline.core.puzzle_source import _Parts, _read_parts, entry_names
 from pipeline.core.puzzle_checks import check_clues, check_rules_added, refuse_a_whole_grid_rule_twice, validate
 from pipeline.core.parse import (COMPACT_DIGITS, MAX_BYTES_ENV, MAX_TOKEN_DIGITS, REGION_ALPHABET, Box, Source,
-                                 _path_kind, check_grid_size, compact_values, default_box, literal_text, memory_limit,
-                                 model_bytes, parse_box, parse_grid, parse_regions, read_puzzle)
+                                 check_grid_size, compact_values, default_box, memory_limit, model_bytes, parse_box,
+                                 parse_grid, parse_regions, read_puzzle)
 from pipeline.core.rect import rect_box_units, rect_spec
 from pipeline.core.rules import Board, Rule, rule_from_dict, rule_order
 from pipeline.core.svg import SvgPicture, grid_svg, picture_title
-from pipeline.core.textin import read_stdin, read_text_file
 from pipeline.core.values import checked_digit_grid, grid_values, value_grid_text, values_spec
 from pipeline.core.variants import VARIANT_TABLE, VARIANTS, Variant, box_units, variant_name
 
@@ -536,108 +532,11 @@ def shape_and_clues(source: Source | dict, *, box: Box = None, variant: str | No
     return _checked(np.zeros_like(parts.grid), parts), np.asarray(parts.grid)
 
 
-@dataclass(frozen=True)
-class _Parts:
-    grid: np.ndarray
-    h: int
-    w: int
-    variant: str
-    regions: np.ndarray | None
-    layout: Layout | None = None
-    rule_entries: list | None = None   # None: no rules given at all
-    where: str = "rules"
-    rule_names: list[str] | None = None   # how messages name each entry (default: by where)
-    values: tuple[int, ...] | None = None   # the document's value set
-    extra: tuple = ()   # the document's extra cells (pipeline.core.extracells)
-
-
-def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "--rule") -> _Parts:
-    """What a puzzle source holds, before the puzzle is checked."""
-    rows = isinstance(source, (list, tuple)) and bool(source) and isinstance(source[0], (list, tuple, np.ndarray))
-    if not isinstance(source, (str, os.PathLike, dict, np.ndarray)) and not rows and not hasattr(source, "__array__"):
-        # None, a number or a list of no rows would be read as its text ('bad character N', "[]": 2 cells)
-        what = f"an empty {type(source).__name__}" if isinstance(source, (list, tuple)) and not source else \
-            f"a {type(source).__name__} of {type(source[0]).__name__}" if isinstance(source, (list, tuple)) else \
-            type(source).__name__
-        raise PuzzleError(f"puzzle: expected text, a file path, a grid (array or list of rows) or a puzzle "
-                          f"document (dict), found {what}")
-    text, where = _document_text(source)
-    if text is not None or isinstance(source, dict):
-        doc: dict | str = source if isinstance(source, dict) else str(text)
-        where = where or "puzzle"   # a dict has no file name
-        # an ISS string stays text: read_document reads it (importing the ISS reader only then)
-        fpuzzles_names = None
-        if text is not None and not looks_like_iss(text) and not looks_like_document(text):
-            doc, fpuzzles_names = read_fpuzzles(text, where)
-            where = f"{where} (f-puzzles)"
-            fpuzzles_names = [f"{where}: {name}" for name in fpuzzles_names]
-        parts = read_document(doc, box=box, variant=variant, regions=regions, size=size, extra_rules=rules,
-                              where=where)
-        # the document's own entries by their place in its list (an f-puzzles element by its own
-        # name), the command line's as --rule K
-        extra = len(rules or [])
-        own = len(parts.rules) - extra
-        names = (fpuzzles_names or parts.rule_names or entry_names(f"{where}: rules", own)) \
-            + entry_names(rules_where, extra)
-        return _Parts(parts.grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rules,
-                      f"{where}: rules", names, parts.values, parts.extra)
-    stdin_text = None
-    if isinstance(source, str) and source == "-":
-        if not where.strip():
-            raise PuzzleError("<stdin>: empty input: expected a puzzle")
-        source = stdin_text = literal_text(where)   # standard input, read once by _document_text: never a path
-    try:
-        plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size)
-    except SeveralPuzzles as e:   # standard input's text goes along, for a table of one record
-        raise SeveralPuzzles(str(e), stdin_text=stdin_text) from None
-    return _Parts(plain.grid, plain.h, plain.w, plain.variant, plain.regions, None,
-                  list(rules) if rules else None, rules_where)
-
-
-def entry_names(where: str, count: int) -> list[str]:
-    """How messages name the entries of a rule list: the command line's ``--rule`` options
-    counted from 1 (``--rule 2``), a JSON list's entries by index (``rules[1]``).
-
-    Parameters
-    ----------
-    where : str
-        ``--rule``, or the list's name.
-    count : int
-        Entries in the list.
-
-    Returns
-    -------
-    list of str
-    """
-    return [f"--rule {k + 1}" if where == "--rule" else f"{where}[{k}]" for k in range(count)]
-
-
 def _checked(grid: np.ndarray, parts: _Parts) -> Puzzle:
     if parts.rule_entries is None:
         return Puzzle(grid, parts.h, parts.w, parts.variant, parts.regions, values=parts.values, extra=parts.extra)
     return with_rules(grid, parts.h, parts.w, parts.variant, parts.regions, parts.layout, parts.rule_entries,
                       parts.where, parts.rule_names, parts.values, parts.extra)
-
-
-def _document_text(source) -> tuple[str | None, str]:
-    """``(text, where)`` when ``source`` (a string, a path, or ``-``) holds a JSON puzzle document,
-    an f-puzzles link or an ISS constraint string; ``(None, text)`` for standard input holding another
-    puzzle form (it cannot be read twice); ``(None, "")`` otherwise."""
-    if isinstance(source, str) and (looks_like_document(source) or looks_like_fpuzzles(source)
-                                    or looks_like_iss(source)):
-        return source, "puzzle"
-    if isinstance(source, str) and source == "-":
-        text = read_stdin()
-        if looks_like_document(text) or looks_like_fpuzzles(text) or looks_like_iss(text):
-            return text, "<stdin>"
-        return None, text
-    if isinstance(source, (str, Path)) and _path_kind(str(source)) == "file":
-        text = read_text_file(Path(source), "puzzle")
-        if looks_like_document(text) or looks_like_fpuzzles(text) or looks_like_iss(text):
-            return text, str(source)
-        if str(source).lower().endswith(".json"):   # JSON, but not a document: say so, not 'bad character'
-            refuse_json_of_no_document(text, str(source))
-    return None, ""
 
 
 # ---------------------------------------------------------------------------------------------
