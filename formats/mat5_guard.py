@@ -5,10 +5,10 @@ of ``.mat`` files (a saved answer, :mod:`formats.solutions.matfile`; ``model.mat
 scipy.io takes a level 5 file on trust: one changed byte (an element's type, a sparse array's row
 index) crashed the whole process (a segmentation fault or bus error, not an exception), and a
 small file whose compressed variable inflates to gigabytes was inflated whole. Here a file is
-walked without scipy: each compressed variable is inflated a slice at a time and refused once past
-what its header says it holds (:func:`check_inflated_sizes`), then each array is checked as scipy
-would read it (:func:`check_arrays`). Both raise :class:`~pipeline.core.errors.FormatError` (one
-line naming the file) and pass over what is not a level 5 file (scipy's own error says it then).
+walked without scipy (:func:`check_mat5`): each compressed variable is inflated once, a slice at a
+time, and refused once past what its header says it holds; each array the reader loads is then
+checked as scipy would read it. It raises :class:`~pipeline.core.errors.FormatError` (one line
+naming the file) and passes over what is not a level 5 file (scipy's own error says it then).
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import numpy as np
 
 from pipeline.core.errors import FormatError
 
-__all__ = ["INFLATED_FLOOR", "INFLATED_SLACK", "check_arrays", "check_inflated_sizes", "is_level5"]
+__all__ = ["INFLATED_FLOOR", "INFLATED_SLACK", "check_mat5", "is_level5"]
 
 #: Bytes a compressed array may inflate to beyond what its values take: its header, name and padding.
 INFLATED_SLACK = 1 << 16
@@ -36,6 +36,8 @@ _MI_DTYPES = {1: "i1", 2: "u1", 3: "i2", 4: "u2", 5: "i4", 6: "u4", 7: "f4", 9: 
               16: "u1", 17: "u2", 18: "u4"}
 #: Array classes (mxCELL, mxSTRUCT, mxSPARSE) and the flag of an imaginary part.
 _MX_CELL, _MX_STRUCT, _MX_SPARSE, _COMPLEX_FLAG = 1, 2, 5, 0x0800
+#: What the array checks read: a file's bytes, an inflated variable, or a view of either.
+_Bytes = bytes | bytearray | memoryview
 #: How deep cells and structs may nest in a file whose every array is checked (``model.mat``: 3).
 _MOST_DEPTH = 16
 
@@ -47,7 +49,7 @@ def is_level5(data: bytes) -> bool:
     return len(data) >= 136 and 0 not in data[:4] and data[126:128] in (b"IM", b"MI")
 
 
-def _array_header(head: bytes, order: str) -> tuple[str, int, int, int] | None:
+def _array_header(head: _Bytes, order: str) -> tuple[str, int, int, int] | None:
     """Name, class, value count and ``nzmax`` (a sparse array's stored values) in the header of an
     inflated ``miMATRIX`` (its tag, the flags and dimensions sub-elements, then the name); None
     when ``head`` is not such a header."""
@@ -65,17 +67,26 @@ def _array_header(head: bytes, order: str) -> tuple[str, int, int, int] | None:
             count = int(nzmax) + (int(dims[1]) + 1 if dims.size > 1 else 0)
         else:
             count = int(np.prod(dims, dtype=np.float64))
-        return name.decode("ascii"), flags & 0xFF, count, int(nzmax)
+        return bytes(name).decode("ascii"), flags & 0xFF, count, int(nzmax)
     except (struct.error, UnicodeDecodeError, ValueError, OverflowError):
         return None
 
 
-def check_inflated_sizes(data: bytes, where: str, *, others: int, others_per_numeric_byte: float = 0.0,
-                         most_total: int | None = None, sparse: int | None = None) -> None:
-    """Refuse a level 5 MAT-file whose compressed variable inflates past what its header says it
-    holds, before scipy inflates anything (``whosmat`` too inflates every variable): a 4 MB file
-    declaring a 1x729 array over 4 GB of zeros made ``import`` take 4.5 GB. The inflated bytes are
-    counted a slice at a time, never kept.
+def check_mat5(data: bytes, where: str, *, others: int, others_per_numeric_byte: float = 0.0,
+               most_total: int | None = None, sparse: int | None = None, nested: bool = False,
+               only: Collection[str] | None = None) -> None:
+    """Refuse a level 5 MAT-file that scipy.io would inflate past what it says it holds, or crash
+    on, before scipy reads anything. Each compressed variable is inflated once, a slice at a time:
+
+    * refused once past what its header says it holds (``whosmat`` too inflates every variable:
+      a 4 MB file declaring a 1x729 array over 4 GB of zeros made ``import`` take 4.5 GB), the
+      slices counted and, for a variable scipy does not read, never kept;
+    * then, for a variable the reader loads, each array checked as scipy would read it: scipy
+      takes element types and a sparse array's row indices on trust, and one changed byte crashed
+      the process (a segmentation fault or bus error, not an exception).
+
+    Every variable's size is checked before any array's damage is said: a file holding both is
+    refused for its size, as when the two checks walked the file one after the other.
 
     Parameters
     ----------
@@ -96,38 +107,55 @@ def check_inflated_sizes(data: bytes, where: str, *, others: int, others_per_num
         What a sparse array may inflate to; by default what its header says: 20 bytes a stored
         value (``nzmax``), 16 a column and the slack (a header read only to find the answer's
         size needs no more than a bound).
+    nested : bool
+        Check the arrays inside structs and cells too, and refuse arrays of other classes (for
+        a reader that loads whole variables, as :mod:`formats.matlab` does ``model.mat``'s).
+    only : collection of str, optional
+        The variables the reader loads (scipy's ``variable_names``): the others are only counted.
 
     Raises
     ------
     FormatError
-        A variable, or the file, inflates past its bound, or its compressed data is damaged.
+        A variable, or the file, inflates past its bound, or its compressed data is damaged; or
+        a numeric array is damaged.
     """
     if not is_level5(data):
         return
-    order, pos, numeric, total = ("<" if data[126:128] == b"IM" else ">"), 128, 0, 0
+    order, pos, numeric, total, damaged = ("<" if data[126:128] == b"IM" else ">"), 128, 0, 0, None
     while pos + 8 <= len(data):
         kind, nbytes = struct.unpack_from(order + "II", data, pos)
         if kind >> 16:   # a small element: its data in the tag's second word
             pos += 8
             continue
+        element: _Bytes | None = None   # what is array-checked: a loaded variable's inflated (or stored) bytes
         if kind == _MI_COMPRESSED:
             loose = max(others, int(others_per_numeric_byte * numeric))
             try:
-                inflated, counted = _count_inflated(data, pos + 8, min(pos + 8 + nbytes, len(data)), order, loose,
-                                                    sparse, None if most_total is None else most_total - total, where)
+                inflated, counted, element = _inflate_bounded(
+                    data, pos + 8, min(pos + 8 + nbytes, len(data)), order, loose, sparse,
+                    None if most_total is None else most_total - total, where, only)
             except zlib.error as e:
                 raise FormatError(f"{where}: not a readable MAT-file (compressed data at byte {pos + 8} is damaged: "
                                   f"{e})") from None
             total += inflated
             numeric += inflated if counted else 0
+        else:   # stored whole: a view, cut short to what there is (scipy.io reads that much)
+            element = memoryview(data)[pos:pos + 8 + nbytes]
+            element = element if only is None or (_array_header(element, order) or ("",))[0] in only else None
         pos += 8 + nbytes + (0 if kind == _MI_COMPRESSED else -nbytes % 8)
+        if damaged is None and element is not None:
+            damaged = _element_problem(element, order, nested)
+    if damaged:
+        raise FormatError(f"{where}: variable {damaged[0]!r} is a damaged array ({damaged[1]}): not a MAT-file "
+                          f"saved by MATLAB or Octave?")
 
 
-def _count_inflated(data: bytes, start: int, stop: int, order: str, loose: int, sparse: int | None,
-                    left: int | None, where: str) -> tuple[int, bool]:
+def _inflate_bounded(data: bytes, start: int, stop: int, order: str, loose: int, sparse: int | None,
+                     left: int | None, where: str, only: Collection[str] | None) -> tuple[int, bool, bytearray | None]:
     """Inflate ``data[start:stop]`` (one compressed variable) a slice at a time, refusing it once
-    past what its header says it holds, or past ``left`` bytes; its inflated size, and whether it
-    is a numeric or sparse array (bounded by its header)."""
+    past what its header says it holds, or past ``left`` bytes; its inflated size, whether it is
+    a numeric or sparse array (bounded by its header), and its inflated bytes when the reader
+    loads it (its name in ``only``, or no ``only``), else None (never kept)."""
     inflate = zlib.decompressobj()
     header = _array_header(inflate.decompress(data[start:min(stop, start + 4096)], 1024), order)
     name, array_class, count, nzmax = header or ("?", 0, 0, 0)
@@ -137,11 +165,13 @@ def _count_inflated(data: bytes, start: int, stop: int, order: str, loose: int, 
     most = 16 * count + 4 * nzmax + INFLATED_SLACK if numeric else loose
     if array_class == _MX_SPARSE and sparse is not None:
         most = sparse
+    kept = bytearray() if only is None or (header[0] if header else "") in only else None
     inflate, total = zlib.decompressobj(), 0
     for at in range(start, stop, 1 << 20):
         chunk = data[at:min(at + (1 << 20), stop)]
         while chunk:
-            total += len(inflate.decompress(chunk, 1 << 20))
+            piece = inflate.decompress(chunk, 1 << 20)
+            total += len(piece)
             chunk = inflate.unconsumed_tail
             if total > most:
                 raise FormatError(f"{where}: variable {name!r} inflates to more than {most:,} bytes, more than its "
@@ -149,10 +179,26 @@ def _count_inflated(data: bytes, start: int, stop: int, order: str, loose: int, 
             if left is not None and total > left:
                 raise FormatError(f"{where}: its variables inflate to more than a file of {len(data):,} bytes "
                                   f"holds (at variable {name!r}): not a MAT-file saved by MATLAB or Octave?")
-    return total, numeric
+            if kept is not None:
+                kept += piece
+    return total, numeric, kept
 
 
-def _data_elements(body: bytes, order: str) -> tuple[list[np.ndarray], bool] | None:
+def _element_problem(element: _Bytes, order: str, nested: bool) -> tuple[str, str] | None:
+    """(name, what is wrong) of one variable's ``miMATRIX`` element (its tag then body), which
+    :func:`_array_problem` finds damaged, else None (sound, or no ``miMATRIX``)."""
+    if len(element) < 8 or struct.unpack_from(order + "I", element, 0)[0] != _MI_MATRIX:
+        return None
+    length = struct.unpack_from(order + "I", element, 4)[0]
+    body = memoryview(element)[8:8 + length]   # a view: a 100x100's Aeq is not copied again
+    problem = _array_problem(body, order, cut=8 + length > len(element), depth=0 if nested else None)
+    if not problem:
+        return None
+    header = _array_header(memoryview(element), order)
+    return (header[0] if header else "?"), problem
+
+
+def _data_elements(body: _Bytes, order: str) -> tuple[list[np.ndarray], bool] | None:
     """The data elements inside one ``miMATRIX`` (flags, dimensions, name, then its arrays), each
     as the numbers its tag declares, and whether they end within ``body`` (False: the last runs
     past its end); None when a tag names no numeric type."""
@@ -175,7 +221,7 @@ def _data_elements(body: bytes, order: str) -> tuple[list[np.ndarray], bool] | N
     return found, True
 
 
-def _children_problem(body: bytes, order: str, flags: int, depth: int) -> str | None:
+def _children_problem(body: _Bytes, order: str, flags: int, depth: int) -> str | None:
     """What is wrong with a cell's elements or a struct's fields (each a whole ``miMATRIX``: one
     per element, or per field and element), checked as any array; None when all are sound."""
     if depth > _MOST_DEPTH:
@@ -215,7 +261,7 @@ def _children_problem(body: bytes, order: str, flags: int, depth: int) -> str | 
     return None
 
 
-def _array_problem(body: bytes, order: str, cut: bool = False, depth: int | None = None) -> str | None:
+def _array_problem(body: _Bytes, order: str, cut: bool = False, depth: int | None = None) -> str | None:
     """What makes the ``miMATRIX`` ``body`` an array scipy.io would crash on (a data element of no
     numeric type or past the array's end; for a sparse one also a row index outside the rows,
     column pointers that do not run from 0 up to at most the stored values), or None (a sound
@@ -251,56 +297,3 @@ def _array_problem(body: bytes, order: str, cut: bool = False, depth: int | None
     if used.size and (used.min() < 0 or used.max() >= rows):
         return f"a row index outside its {rows} rows"
     return None
-
-
-def check_arrays(data: bytes, where: str, nested: bool = False, only: Collection[str] | None = None) -> None:
-    """Refuse a level 5 MAT-file holding a damaged numeric array before scipy.io reads it: scipy
-    takes element types and a sparse array's row indices on trust, and one changed byte crashed
-    the process (a segmentation fault or bus error, not an exception). Compressed variables are
-    inflated one at a time (call :func:`check_inflated_sizes` first to bound them).
-
-    Parameters
-    ----------
-    data : bytes
-        The file's bytes.
-    where : str
-        The file, as error lines name it.
-    nested : bool
-        Check the arrays inside structs and cells too, and refuse arrays of other classes (for
-        a reader that loads whole variables, as :mod:`formats.matlab` does ``model.mat``'s).
-    only : collection of str, optional
-        The variables the reader loads (scipy's ``variable_names``): the others are passed over,
-        uninflated.
-    """
-    if not is_level5(data):
-        return
-    order, pos = ("<" if data[126:128] == b"IM" else ">"), 128
-    while pos + 8 <= len(data):
-        kind, nbytes = struct.unpack_from(order + "II", data, pos)
-        if kind >> 16:
-            pos += 8
-            continue
-        element = data[pos:pos + 8 + nbytes]   # cut short, what there is: scipy.io reads that much
-        if kind == _MI_COMPRESSED:
-            try:
-                if only is not None:   # its name first, from its first bytes
-                    head = zlib.decompressobj().decompress(data[pos + 8:pos + 8 + min(nbytes, 4096)], 1024)
-                    if (_array_header(head, order) or ("",))[0] not in only:
-                        pos += 8 + nbytes
-                        continue
-                element = zlib.decompressobj().decompress(data[pos + 8:pos + 8 + nbytes])
-            except zlib.error:
-                element = b""   # refused by check_inflated_sizes, or scipy's own error
-        elif only is not None and (_array_header(element, order) or ("",))[0] not in only:
-            pos += 8 + nbytes + (-nbytes % 8)
-            continue
-        pos += 8 + nbytes + (0 if kind == _MI_COMPRESSED else -nbytes % 8)
-        if len(element) < 8 or struct.unpack_from(order + "I", element, 0)[0] != _MI_MATRIX:
-            continue
-        length = struct.unpack_from(order + "I", element, 4)[0]
-        problem = _array_problem(element[8:8 + length], order, cut=8 + length > len(element),
-                                 depth=0 if nested else None)
-        if problem:
-            header = _array_header(element, order)
-            raise FormatError(f"{where}: variable {header[0] if header else '?'!r} is a damaged array "
-                              f"({problem}): not a MAT-file saved by MATLAB or Octave?")

@@ -48,7 +48,7 @@ from formats.agree import described_model, refuse_disagreement
 from formats.base import Format, ModelData, atomic_open, register
 from formats.files import read_regular
 from formats.mat5 import NameTable, compressed_variables
-from formats.mat5_guard import INFLATED_FLOOR, check_arrays, check_inflated_sizes
+from formats.mat5_guard import INFLATED_FLOOR, check_mat5
 from formats.mat5 import element_bytes as _mat5_element  # noqa: F401  (the tests compare it with savemat)
 from formats.matlab_script import KEPT_NAME, MAT_NAME, SCRIPT_NAME, render_script
 
@@ -286,9 +286,8 @@ def read(path: str | os.PathLike) -> ModelData:
     content = read_regular(path)
     # scipy.io crashes on one damaged byte of an array (a segmentation fault) and inflates a zlib
     # bomb whole: every variable, those in meta and problem too, is checked before it reads any
-    check_inflated_sizes(content, str(path), others=INFLATED_FLOOR, others_per_numeric_byte=OTHERS_PER_NUMERIC_BYTE,
-                         most_total=max(INFLATED_FLOOR, INFLATED_PER_FILE_BYTE * len(content)))
-    check_arrays(content, str(path), nested=True, only=_READ_VARIABLES)
+    check_mat5(content, str(path), others=INFLATED_FLOOR, others_per_numeric_byte=OTHERS_PER_NUMERIC_BYTE,
+               most_total=max(INFLATED_FLOOR, INFLATED_PER_FILE_BYTE * len(content)), nested=True, only=_READ_VARIABLES)
     try:   # problem repeats the arrays for MATLAB's intlinprog(problem), and a million names: not read
         raw = sio.loadmat(io.BytesIO(content), simplify_cells=True, variable_names=_READ_VARIABLES)
     except Exception as e:  # scipy raises several types for a file that is not a v5 .mat

@@ -18,7 +18,7 @@ import numpy as np
 
 from pipeline.core.errors import FormatError
 
-from formats.mat5_guard import INFLATED_FLOOR, check_arrays, check_inflated_sizes
+from formats.mat5_guard import INFLATED_FLOOR, check_mat5
 from formats.solutions.base import (BinarySolutionFormat, RawSolution, SolutionFormat,
                                     register_binary_solution_format, register_solution_format)
 from formats.solutions.common import parse_floats
@@ -139,8 +139,7 @@ def _check_mat5(data: bytes, most_values: int, where: str) -> None:
     but inflated by ``whosmat``) or sparse array may take what 256 bytes a value of the model's
     answer do."""
     loose = max(INFLATED_FLOOR, INFLATED_PER_VALUE * most_values)
-    check_inflated_sizes(data, where, others=loose, sparse=loose)
-    check_arrays(data, where)
+    check_mat5(data, where, others=loose, sparse=loose)
 
 
 def _scipy_reason(error: Exception) -> str:
