@@ -38,6 +38,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from pipeline.core.build import Model
+from pipeline.core.csr import leading_rows
 from pipeline.core.errors import clip, ConventionError, FormatError
 from pipeline.core.manifest import MANIFEST_NAME, MAX_MANIFEST_N, column_positions
 
@@ -342,10 +343,9 @@ def seed_matrices(model: Model) -> tuple[sp.csr_matrix, sp.csr_matrix]:
     -------
     (scipy.sparse.csr_matrix, scipy.sparse.csr_matrix)
     """
-    units, clues = model.A, model.B
-    if model.puzzle.layout is not None:  # over the solver columns (the present cells), as Aeq
-        units, clues = units[:, model.columns], clues[:, model.columns]
-    units = units if not model.is_reduced else model.Aeq
+    # Aeq's first rows (over the solver columns, as Aeq): a view, not A built again beside it
+    units = model.Aeq if model.is_reduced else leading_rows(model.Aeq, model.unit_positions.shape[0])
+    clues = model.B if model.puzzle.layout is None else model.B[:, model.columns]
     clues = clues if model.clue_encoding == "rows" else sp.csr_matrix((0, model.n_cols))
     return sp.csr_matrix(units), sp.csr_matrix(clues)
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from pipeline.core.constraints import ConstraintRows, constraint_rows  # noqa: F401  (re-exported)
 from pipeline.core.conventions import Convention, make_convention
-from pipeline.core.csr import Csr
+from pipeline.core.csr import Csr, leading_rows, stack_below_table
 from pipeline.core.decode import full_vector_of, grid_from_vector
 from pipeline.core.errors import FormatError, PipelineError, PuzzleError
 from pipeline.core.extracells import extra_count
@@ -211,8 +211,16 @@ class Model:
 
     @cached_property
     def A(self) -> sp.csr_matrix:
-        """The unit rows over all positions (CSR, built on first use from :attr:`unit_positions`)."""
+        """The unit rows over all positions (CSR, built on first use from :attr:`unit_positions`);
+        once ``Aeq`` starts with them (no layout, no ``reduce``), a view of its first rows."""
+        if "Aeq" in self.__dict__ and self._units_lead:
+            return leading_rows(self.Aeq, self.unit_positions.shape[0])
         return table_matrix(self.unit_positions, self.n_positions)
+
+    @property
+    def _units_lead(self) -> bool:
+        """True when ``Aeq``'s first rows are ``A`` itself (no layout, no ``reduce``)."""
+        return self.puzzle.layout is None and self.clue_encoding != "reduce"
 
     @cached_property
     def B(self) -> sp.csr_matrix:
@@ -369,17 +377,27 @@ class Model:
 
         _, sense = self._rule_view
         eq_rules = self._rule_matrix[sense == "E"] if sense.size else None
+        below = [eq_rules] if eq_rules is not None and eq_rules.shape[0] else []
+        if self.clue_encoding == "rows" and self.B.shape[0]:   # no clue: A itself, not a copy (48 MB at 100x100)
+            below.append(self.B if self.puzzle.layout is None else self.B[:, self.columns])
+        if self._units_lead:   # A, then the rows below: built once, and A becomes a view of it
+            if not below:
+                return self.A
+            if "A" not in self.__dict__:
+                return stack_below_table(self.unit_positions, below, self.n_positions)
+            stacked = sp.vstack([self.A, *below], format="csr")
+            self.__dict__.pop("A")   # its arrays freed: read again, a view of Aeq's (A was 48 MB at 100x100)
+            return stacked
+        # A over the kept rows and columns: a table's own matrix, never cached beside Aeq's rows
+        units = self.__dict__.get("A")
         if self.clue_encoding == "reduce":
             kept_cols, kept_rows = self._reduction[:2]
-            units = self.A[kept_rows][:, kept_cols].tocsr()
+            units = (units[kept_rows] if units is not None else table_matrix(self.unit_positions[kept_rows],
+                                                                             self.n_positions))[:, kept_cols].tocsr()
         else:
-            units = self.A if self.puzzle.layout is None else self.A[:, self.columns].tocsr()
-        parts = [units]
-        if eq_rules is not None and eq_rules.shape[0]:
-            parts.append(eq_rules)
-        if self.clue_encoding == "rows" and self.B.shape[0]:   # no clue: A itself, not a copy (48 MB at 100x100)
-            parts.append(self.B if self.puzzle.layout is None else self.B[:, self.columns])
-        return parts[0] if len(parts) == 1 else sp.vstack(parts, format="csr")
+            units = (units if units is not None else table_matrix(self.unit_positions, self.n_positions))
+            units = units[:, self.columns].tocsr()
+        return units if not below else sp.vstack([units, *below], format="csr")
 
     @cached_property
     def beq(self) -> np.ndarray:

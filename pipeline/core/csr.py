@@ -22,7 +22,7 @@ import numpy as np
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["Csr", "as_csr"]
+__all__ = ["Csr", "as_csr", "leading_rows", "stack_below_table"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -152,3 +152,58 @@ def as_csr(matrix: Any) -> Csr:
         csr = csr.copy()
         csr.sum_duplicates()
     return Csr(csr.indptr.astype(np.int64), csr.indices.astype(np.int64), csr.data, csr.shape)
+
+
+def stack_below_table(table: np.ndarray, below: list, n_cols: int) -> sp.csr_matrix:
+    """``vstack([T, *below], format="csr")`` of the 0-1 matrix ``T`` whose row ``i`` has ones at
+    ``table[i]`` (:func:`pipeline.core.build.table_matrix`), without building ``T`` first: the
+    same arrays (values, index type) from one copy of the table's positions, not two (a 100x100's
+    ``A`` is 48 MB; stacked with the clue rows it was held twice).
+
+    Parameters
+    ----------
+    table : numpy.ndarray
+        Shape (rows, k): each row's column positions, ascending.
+    below : list of scipy.sparse.csr_matrix
+        The rows stacked under them, each of ``n_cols`` columns.
+    n_cols : int
+        Columns of the matrix.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+    """
+    import scipy.sparse as sp  # here, not at the top: the engines that read Csr never need it
+
+    n_rows, k = table.shape
+    nnz = table.size + sum(part.nnz for part in below)
+    rows = n_rows + sum(part.shape[0] for part in below)
+    dtype = np.int32 if max(nnz, n_cols, rows) < np.iinfo(np.int32).max else np.int64
+    data = np.concatenate([np.ones(table.size), *(part.data for part in below)])
+    indices = np.concatenate([table.reshape(-1), *(part.indices for part in below)], dtype=dtype, casting="unsafe")
+    starts = np.cumsum([table.size] + [part.nnz for part in below])   # where each part's entries begin
+    indptr = np.concatenate([np.arange(0, table.size + 1, k) if k else np.zeros(n_rows + 1, dtype=np.int64),
+                             *(part.indptr[1:] + start for part, start in zip(below, starts[:-1]))], dtype=dtype)
+    return sp.csr_matrix((data, indices, indptr), shape=(rows, n_cols))
+
+
+def leading_rows(matrix: sp.csr_matrix, n_rows: int) -> sp.csr_matrix:
+    """The first ``n_rows`` rows of a CSR ``matrix`` sharing its arrays (``matrix[:n_rows]``
+    copies them): a view, which a caller reads and never changes.
+
+    Parameters
+    ----------
+    matrix : scipy.sparse.csr_matrix
+        Rows ascending within each row, as every matrix of a model.
+    n_rows : int
+        How many of its first rows.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+    """
+    import scipy.sparse as sp  # a scipy matrix was passed: scipy is imported already
+
+    end = int(matrix.indptr[n_rows])
+    return sp.csr_matrix((matrix.data[:end], matrix.indices[:end], matrix.indptr[:n_rows + 1]),
+                         shape=(n_rows, matrix.shape[1]), copy=False)

@@ -428,3 +428,30 @@ def test_a_model_without_clues_shares_its_unit_rows_as_aeq_not_a_copy(scheme):
     clued = build_model(parse_puzzle("1" + "." * 80), scheme=scheme)
     assert clued.Aeq.shape[0] == clued.A.shape[0] + 1
     assert (clued.Aeq[:clued.A.shape[0]] != clued.A).nnz == 0
+
+
+def _arrays(matrix):
+    return [(a.dtype.str, a.tobytes()) for a in (matrix.data, matrix.indices, matrix.indptr)] + [matrix.shape]
+
+
+@pytest.mark.parametrize("encoding", CLUE_ENCODINGS)
+@pytest.mark.parametrize("document", [
+    "1" + "." * 79 + "9",
+    {"size": 4, "givens": "1..............2", "rules": [{"rule": "cage", "cells": ["r1c2", "r1c3"], "sum": 5},
+                                                         {"rule": "antiknight"}]},
+    {"size": 9, "layout": "samurai", "givens": " ".join(["3"] + ["."] * 440)},
+])
+def test_aeq_is_built_once_and_a_is_a_view_of_it_not_a_second_copy(document, encoding):
+    """Aeq = vstack([A, rule rows, B]) kept A beside it: 48 MB twice while a 100x100 with clues
+    was written. Now A is never cached beside Aeq's rows: read after it, a view of its first rows
+    (no layout, no reduce); Aeq the same arrays as when stacked from A."""
+    model = build_model(parse_puzzle(document), clues=encoding)
+    aeq = model.Aeq
+    leads = model.puzzle.layout is None and encoding != "reduce"
+    assert "A" not in vars(model) or aeq is model.A   # nothing below A: Aeq is A
+    old = build_model(parse_puzzle(document), clues=encoding)
+    table = old.A   # asked first: Aeq stacks it, then lets it go
+    assert _arrays(old.Aeq) == _arrays(aeq)
+    assert _arrays(model.A) == _arrays(table) and _arrays(old.A) == _arrays(table)
+    if leads:
+        assert np.shares_memory(model.A.indices, aeq.indices) and np.shares_memory(old.A.data, old.Aeq.data)
