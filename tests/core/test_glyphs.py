@@ -116,3 +116,19 @@ def test_an_iss_variables_extra_cells_are_left_out_of_the_glyphs():
     glyphs = rule_glyphs(puzzle.rules, puzzle.board)
     assert glyphs and max(max(g.cells) for g in glyphs) < 36
     assert (0, 1, 2, 3, 4, 5) in [g.cells for g in glyphs]   # a line from r1c1 along row 1, its count cut off
+
+
+def test_a_line_s_non_standard_parameter_is_written_on_its_first_cell():
+    # a whisper of difference 4 (Dutch), a lockout of 5, a modular line of mod 4 drew exactly
+    # as the standard ones: the picture said nothing of the number
+    puzzle = parse_puzzle("0" * 81, rules=[
+        {"rule": "whisper", "cells": ["r1c1", "r1c2", "r1c3"], "diff": 4},
+        {"rule": "whisper", "cells": ["r2c1", "r2c2"]},
+        {"rule": "lockout", "cells": ["r3c1", "r3c2", "r3c3"], "diff": 5},
+        {"rule": "lockout", "cells": ["r4c1", "r4c2", "r4c3"]},
+        {"rule": "modular", "cells": ["r5c1", "r5c2", "r5c3", "r5c4"], "mod": 4},
+        {"rule": "modular", "cells": ["r6c1", "r6c2", "r6c3"]},
+    ])
+    texts = [(g.name, g.cells, g.label) for g in rule_glyphs(puzzle.rules, puzzle.board)
+             if g.kind == "mark" and g.style == "text"]
+    assert texts == [("whisper", (0,), "\u22654"), ("lockout", (18,), "\u22655"), ("modular", (36,), "mod 4")]

@@ -266,7 +266,10 @@ class Lockout(Rule):
 
     def glyphs(self, board: Board) -> list[Glyph]:
         ends = (self.cell_list[0], self.cell_list[-1])
-        return [Glyph("line", self.cell_list, style="line", colour=BETWEEN_COLOUR), Glyph("mark", ends, style="square", colour=END_COLOUR)]
+        out = [Glyph("line", self.cell_list, style="line", colour=BETWEEN_COLOUR), Glyph("mark", ends, style="square", colour=END_COLOUR)]
+        if self.diff != self.default_diff(board.n_values):   # the ends' difference, unless the standard one
+            out.append(Glyph("mark", self.cell_list[:1], style="text", label=f"\u2265{self.diff}"))
+        return out
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``lockoutends_l_1_d`` (the ends at least ``diff`` apart) and ``lockout_l_i_s_d`` (middle cell

@@ -269,7 +269,11 @@ class Modular(Rule):
         return np.array(self.cell_list, dtype=np.int64)
 
     def glyphs(self, board: Board) -> list[Glyph]:
-        return [Glyph("line", self.cell_list, style="line", colour=MODULAR_COLOUR)]
+        """A line; a modulus other than 3 is written on the first cell (``mod 4``)."""
+        out = [Glyph("line", self.cell_list, style="line", colour=MODULAR_COLOUR)]
+        if self.mod != 3:
+            out.append(Glyph("mark", self.cell_list[:1], style="text", label=f"mod {self.mod}"))
+        return out
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``modular_l_w_k`` (``<= 1``): window ``w`` of ``mod`` cells holds remainder class ``k`` at most once.

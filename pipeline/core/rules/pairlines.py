@@ -185,7 +185,12 @@ class Whisper(Rule):
         return np.abs(d[:, None] - d[None, :]) < self.diff
 
     def glyphs(self, board: Board) -> list[Glyph]:
-        return [Glyph("line", self.cell_list, style="line", colour=WHISPER_COLOUR)]
+        """A green line; a difference other than the standard one (Dutch whispers' 4 on 9x9) is
+        written on the first cell (``≥4``): the line alone would read as German whispers."""
+        out = [Glyph("line", self.cell_list, style="line", colour=WHISPER_COLOUR)]
+        if self.diff != self.default_diff(board.n_values):
+            out.append(Glyph("mark", self.cell_list[:1], style="text", label=f"\u2265{self.diff}"))
+        return out
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``whisper_w_i_d`` (``<= 1``): step ``i``'s first cell holding ``d`` rules out its neighbour's close digits.
