@@ -45,7 +45,7 @@ if TYPE_CHECKING:   # annotations only: the rules import this module
 __all__ = ["GLYPH_KINDS", "Glyph", "cage_loops", "numbered", "rule_glyphs", "rule_numbers", "rule_titles", "touching_colours",
            "CAGE_COLOUR", "CAGE_INSET", "THERMO_COLOUR", "PARITY_COLOUR", "WINDOW_FILL", "EXTRA_FILLS",
            "LINE_COLOUR", "RING_COLOUR", "OUTSIDE_COLOURS", "DIAGONAL_SHADE", "outside_kind_colours", "outside_layout",
-           "rule_caption"]
+           "rule_caption", "text_spots"]
 
 #: Every kind of glyph, with the styles each takes ("" = the default).
 GLYPH_KINDS = {"cage": ("",), "line": ("thermo", "arrow", "line"), "dot": ("", "chevron"),
@@ -377,6 +377,45 @@ def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
         nouns = {rule.kind: type(rule).noun or rule.kind for rule in rules}
         words += [f"{nouns.get(kind, kind)}s in {word}" for kind, (_, word) in keyed.items()]
     return " · ".join(words)
+
+
+def text_spots(marks: list[Glyph]) -> dict[tuple[int, int], tuple[float, float]]:
+    """Where each text mark's label stands in its cell when several share the cell (either/or
+    branches giving a cell two digits, a whisper's difference on a sum line's first cell): side
+    by side instead of on top of each other.
+
+    Parameters
+    ----------
+    marks : list of Glyph
+        Every glyph of a picture (only ``mark``/``text`` ones count), in drawing order.
+
+    Returns
+    -------
+    dict
+        ``{(id(glyph), cell): (dx, scale)}`` for the text marks of cells that hold more than one:
+        the shift right from the cell's centre, in cells, and the font scale.
+
+    Examples
+    --------
+    >>> a = Glyph("mark", (0,), style="text", label="1")
+    >>> b = Glyph("mark", (0, 1), style="text", label="2")
+    >>> sorted(text_spots([a, b]).values())
+    [(-0.22, 1.0), (0.22, 1.0)]
+    """
+    texts = [g for g in marks if g.kind == "mark" and g.style == "text"]
+    by_cell: dict[int, list[Glyph]] = {}
+    for g in texts:
+        for c in dict.fromkeys(g.cells):
+            by_cell.setdefault(c, []).append(g)
+    out: dict[tuple[int, int], tuple[float, float]] = {}
+    for c, here in by_cell.items():
+        n = len(here)
+        if n > 1:
+            width = 0.88 / n
+            scale = min(1.0, round(width / (0.15 * max(len(g.label) for g in here)), 4))   # a character: ~0.15 cell
+            for k, g in enumerate(here):
+                out[(id(g), c)] = (round((k - (n - 1) / 2) * width, 4), scale)
+    return out
 
 
 def outside_layout(clues: list[Glyph], cols: int) -> tuple[list[float], list[float], list[str]]:

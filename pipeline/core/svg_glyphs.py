@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pipeline.core.glyphs import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, LINE_COLOUR, PARITY_COLOUR, RING_COLOUR,
-                                  THERMO_COLOUR, Glyph, cage_loops, outside_layout, touching_colours)
+                                  THERMO_COLOUR, Glyph, cage_loops, outside_layout, text_spots, touching_colours)
 
 if TYPE_CHECKING:   # annotations only: svg imports this module
     from pipeline.core.svg import GridScene
@@ -195,13 +195,15 @@ def _dots(scene: "GridScene") -> list[str]:
 
 def _text_marks(scene: "GridScene") -> list[str]:
     cell, out = scene.cell, list[str]()
+    spots = text_spots(_of(scene, "mark"))   # marks sharing a cell stand side by side
     for g in _of(scene, "mark"):
         if g.style != "text":
             continue
-        size = 0.22 * cell
-        out.extend(f'<text class="{_class(g)}" x="{_n(x)}" y="{_n(y + 0.35 * cell)}" font-size="{_n(size)}" '
-                   f'fill="{html.escape(g.colour or "#555555")}">{html.escape(g.label)}</text>'
-                   for x, y in _centres(scene, g.cells).tolist())
+        for c, (x, y) in zip(g.cells, _centres(scene, g.cells).tolist()):
+            dx, scale = spots.get((id(g), c), (0.0, 1.0))
+            out.append(f'<text class="{_class(g)}" x="{_n(x + dx * cell)}" y="{_n(y + 0.35 * cell)}" '
+                       f'font-size="{_n(0.22 * cell * scale)}" '
+                       f'fill="{html.escape(g.colour or "#555555")}">{html.escape(g.label)}</text>')
     return out
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from pipeline.core.glyphs import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, LINE_COLOUR, PARITY_COLOUR, RING_COLOUR,
                                   THERMO_COLOUR, WINDOW_FILL, Glyph, cage_loops, outside_kind_colours,
-                                  outside_layout, rule_glyphs)
+                                  outside_layout, rule_glyphs, text_spots)
 from pipeline.core.glyphs import rule_caption as caption_of_rules
 
 if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
@@ -216,6 +216,7 @@ def _dots(canvas: Any, dots: list[Glyph], font: float) -> None:
 
 
 def _marks(canvas: Any, marks: list[Glyph], font: float) -> None:
+    spots = text_spots(marks)
     for name, group in _by_name(marks).items():
         for style in ("square", "circle"):
             shaped = [g for g in group if g.style == style]
@@ -236,8 +237,9 @@ def _marks(canvas: Any, marks: list[Glyph], font: float) -> None:
                            linewidths=max(0.8, canvas.cell_points / 28), zorder=1.4, gid=name)
         for g in group:
             if g.style == "text":
-                for x, y in _centres(g.cells, canvas.cols).reshape(-1, 2).tolist():
-                    canvas.ax.text(x, y + 0.3, g.label, ha="center", va="center", fontsize=font,
+                for c, (x, y) in zip(g.cells, _centres(g.cells, canvas.cols).reshape(-1, 2).tolist()):
+                    dx, scale = spots.get((id(g), c), (0.0, 1.0))   # marks sharing a cell: side by side
+                    canvas.ax.text(x + dx, y + 0.3, g.label, ha="center", va="center", fontsize=font * scale,
                                    color=g.colour or "#555555", zorder=3.7, gid=name, parse_math=False)
 
 

@@ -164,3 +164,14 @@ def test_a_little_killer_sharing_a_place_with_a_sandwich_sum_stands_beside_it():
     clues = [g for g in picture_glyphs(puzzle) if g.kind == "outside"]
     shifts, scales, _ = outside_layout(clues, 6)
     assert shifts[0] == -shifts[1] != 0 and scales[:2] == [0.8, 0.8] and (shifts[2], scales[2]) == (0.0, 1.0)
+
+
+def test_text_marks_sharing_a_cell_stand_side_by_side():
+    # ISS either/or: two branches give r1c2 a 1 and a 2; both labels were written at the cell's
+    # centre, one over the other (an unreadable glyph in every cell of ISS 'Either/Or')
+    puzzle = parse_puzzle(".Or.~R1C2_1.~R1C1_1.End.Or.~R1C2_2.~R1C3_2.End")
+    root = ET.fromstring(grid_svg(puzzle))
+    texts = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if t.text in ("1", "2")
+             and "anyof" in (t.get("class") or "")]
+    spots = sorted((round(float(t.get("x")), 1), round(float(t.get("y")), 1)) for t in texts)
+    assert len(spots) == 4 and len(set(spots)) == 4, spots

@@ -54,3 +54,15 @@ def test_unit_rules_shades_are_left_to_the_unit_layer_and_the_rest_are_the_rules
     glyphs = picture_glyphs(puzzle)
     assert [(g.kind, g.name) for g in glyphs] == [("line", "thermo")]
     assert rule_caption(puzzle) == "anti-knight"
+
+
+def test_text_marks_sharing_a_cell_are_drawn_side_by_side():
+    # ISS either/or gives r1c2 a 1 in one branch and a 2 in another: both were written at the
+    # same spot, one glyph over the other
+    import matplotlib.pyplot as plt
+    fig = draw_grid(parse_puzzle(".Or.~R1C2_1.~R1C1_1.End.Or.~R1C2_2.~R1C3_2.End"))
+    try:
+        spots = [tuple(np.round(t.get_position(), 2)) for t in fig.axes[0].texts if t.get_text() in ("1", "2")]
+        assert len(spots) == 4 and len(set(spots)) == 4, spots
+    finally:
+        plt.close(fig)
