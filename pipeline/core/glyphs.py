@@ -364,6 +364,17 @@ def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
             word = type(rule).title([rule]) if rule.global_rule else type(rule).noun or rule.kind
             if word not in words:
                 words.append(word)
+    size = board.rows * board.cols
+    only: dict[type, list] = {}
+    partly: dict[type, list] = {}
+    for rule in rules:   # extra cells (ISS Var) have no place on the canvas: say what that leaves out
+        cells = [c for g in own[id(rule)] for c in g.cells]
+        if any(c >= size for c in cells):
+            (partly if any(c < size for c in cells) else only).setdefault(type(rule), []).append(rule)
+    if only:
+        words.append("not drawn, on extra cells only: " + ", ".join(k.title(v) for k, v in only.items()))
+    if partly:
+        words.append("drawn without their extra cells: " + ", ".join(k.title(v) for k, v in partly.items()))
     glyphs = rule_glyphs(rules, board)
     numbers = rule_numbers(rules)
     for rule in rules:   # what a rule's glyphs cannot show, after its label (a pairwise rule's pairs)

@@ -132,3 +132,14 @@ def test_a_line_s_non_standard_parameter_is_written_on_its_first_cell():
     texts = [(g.name, g.cells, g.label) for g in rule_glyphs(puzzle.rules, puzzle.board)
              if g.kind == "mark" and g.style == "text"]
     assert texts == [("whisper", (0,), "\u22654"), ("lockout", (18,), "\u22655"), ("modular", (36,), "mod 4")]
+
+
+def test_the_caption_names_rules_whose_extra_cells_the_picture_leaves_out():
+    # ISS 'Dutch-pelgänger': whispers through the doppelganger cells (DGC2, DGR6, ...) lie wholly
+    # off the canvas and vanished from the picture without a word
+    from pipeline.core.glyphs import rule_caption
+    puzzle = parse_puzzle(".Shape~9x9~0-9.Doppelganger.Whisper~4~R9C4~R8C5~R7C6.Whisper~4~DGC2~DGC3~DGC4"
+                          ".Whisper~4~DGR6~DGR7~DGR8")
+    caption = rule_caption(puzzle.rules, puzzle.board)
+    assert "not drawn, on extra cells only: 2 German whispers" in caption
+    assert "drawn without their extra cells: 27 killer cages" in caption
