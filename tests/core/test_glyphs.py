@@ -143,3 +143,14 @@ def test_the_caption_names_rules_whose_extra_cells_the_picture_leaves_out():
     caption = rule_caption(puzzle.rules, puzzle.board)
     assert "not drawn, on extra cells only: 2 German whispers" in caption
     assert "drawn without their extra cells: 27 killer cages" in caption
+
+
+def test_a_regex_line_shows_where_it_is_read_from_and_its_pattern_in_the_caption():
+    # the pattern (ISS 'Easy as a Quattroquadri': [124578]*3.* and two more) was in no picture
+    from pipeline.core.glyphs import rule_caption
+    puzzle = parse_puzzle("0" * 81, rules=[
+        {"rule": "regex", "pattern": "[1-4]*3.*", "cells": ["r1c3", "r1c2", "r1c1"]},
+        {"rule": "regex", "pattern": "9.*", "cells": ["r2c1", "r2c2"]}])
+    texts = [(g.cells, g.label) for g in rule_glyphs(puzzle.rules, puzzle.board) if g.style == "text"]
+    assert texts == [((2,), "re1"), ((9,), "re2")]
+    assert rule_caption(puzzle.rules, puzzle.board) == "re1: [1-4]*3.* · re2: 9.*"

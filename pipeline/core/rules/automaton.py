@@ -387,3 +387,15 @@ class Regex(_Line):
 
     def describe(self, board: Board) -> str:
         return f"regex {clip(self.pattern, 30)!r} {cells_text(self.cells(), board)}"
+
+    numbered_glyphs: ClassVar[bool] = True   # two regex lines: re1 and re2 (not R1, a row), each with its pattern in the caption
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        """The line, and ``re`` on the cell it is read from: the caption's :meth:`legend` (the
+        pattern) follows that label."""
+        first = next(seg for seg in self.segments if seg)
+        return super().glyphs(board) + [Glyph("mark", first[:1], style="text", label="re")]
+
+    def legend(self, board: Board) -> str:
+        """The pattern, as the caption shows it (clipped to 60 characters)."""
+        return clip(self.pattern, 60)
