@@ -382,6 +382,8 @@ class _Canvas:
 
 #: the hatching of windoku windows over jigsaw regions (a darker tone of WINDOW_FILL)
 WINDOW_HATCH = "#5b7fae"
+#: the hatching of extra regions over jigsaw regions (darker tones of EXTRA_FILLS, touching ones differ)
+EXTRA_HATCHES = ("#3f8a3f", "#4a6aa5", "#b07a2a", "#8a5a9e")
 
 
 def _draw_unit_shading(canvas: _Canvas) -> None:
@@ -397,9 +399,17 @@ def _draw_unit_shading(canvas: _Canvas) -> None:
         elif family == "window":
             canvas.shade(units.ravel(), WINDOW_FILL, zorder=0.2)
         elif family == "extra":   # one family holds every extra region: touching ones differ
-            tints = np.array(EXTRA_FILLS)[touching_colours(units, canvas.rows * canvas.cols, canvas.cols,
-                                                           len(EXTRA_FILLS))]
-            canvas.shade(units.ravel(), np.repeat(tints, units.shape[1]), zorder=0.3)
+            tone = touching_colours(units, canvas.rows * canvas.cols, canvas.cols, len(EXTRA_FILLS))
+            if canvas.puzzle.regions is not None:
+                # a fill would replace the regions' own, and the pale green one matched a region's
+                # green (the extra region vanished there): hatched the other way from windows instead
+                from matplotlib.collections import PolyCollection
+                edges = np.repeat(np.array(EXTRA_HATCHES)[tone], units.shape[1])
+                canvas.ax.add_collection(PolyCollection(list(_squares(units.ravel(), canvas.cols, 0.0)),
+                                                        facecolors="none", edgecolors=edges.tolist(), linewidths=0.0,
+                                                        hatch="\\\\\\", zorder=0.3, gid="extra"))
+            else:
+                canvas.shade(units.ravel(), np.repeat(np.array(EXTRA_FILLS)[tone], units.shape[1]), zorder=0.3)
         elif family in ("diag", "anti"):
             diagonal.append(units.ravel())
     if diagonal:

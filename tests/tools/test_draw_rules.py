@@ -66,3 +66,19 @@ def test_text_marks_sharing_a_cell_are_drawn_side_by_side():
         assert len(spots) == 4 and len(set(spots)) == 4, spots
     finally:
         plt.close(fig)
+
+
+def test_an_extra_region_on_a_jigsaw_is_hatched_not_filled_over_the_region_colours():
+    # its pale green fill replaced the regions' own: on the jigsaw's green region the extra
+    # region's cells looked like any other cell of that region
+    import matplotlib.pyplot as plt
+    regions = "".join(str(r // 9 // 3 * 3 + r % 9 // 3) for r in range(81))[::-1]   # boxes, renumbered: a jigsaw
+    puzzle = parse_puzzle({"givens": "0" * 81, "regions": regions,
+                           "rules": [{"rule": "extraregion", "cells": [f"r{k}c{k}" for k in range(1, 10)]}]})
+    fig = draw_grid(puzzle)
+    try:
+        (hatched,) = _children(fig, "extra")
+        assert hatched.get_hatch() == "\\\\\\" and len(hatched.get_paths()) == 9
+        assert not hatched.get_facecolor().any()
+    finally:
+        plt.close(fig)
