@@ -53,7 +53,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.measure import installed_env  # noqa: E402
+from bench.measure import installed_env, results_dir  # noqa: E402
 from pipeline.core.build import build_model  # noqa: E402
 from pipeline.core.puzzle import parse_puzzle  # noqa: E402
 from pipeline.core.verify import verify_grid  # noqa: E402
@@ -492,6 +492,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iss-little-killers", action="store_true",
                         help=f"time both engines on ISS's little killer entries ({ISS_COLLECTION})")
     args = parser.parse_args(argv)
+    results_dir(parser, args.results_dir)
     if args.iss_little_killers:
         if not ISS_COLLECTION.is_file():
             log(f"dfsrules bench: {ISS_COLLECTION} is absent (../shared is not beside the project)")

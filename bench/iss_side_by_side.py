@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.measure import installed_env  # noqa: E402
+from bench.measure import installed_env, results_dir  # noqa: E402
 
 #: ISS's published puzzles (beside the project, not shipped)
 ISS_COLLECTION = ROOT.parent / "shared" / "data" / "iss" / "collections.jsonl"
@@ -201,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=60.0, help="each solve process's --time-limit")
     parser.add_argument("--results-dir", type=Path, default=ROOT / "bench" / "results")
     args = parser.parse_args(argv)
+    results_dir(parser, args.results_dir)
     if not ISS_COLLECTION.is_file():
         log(f"ISS side by side: {ISS_COLLECTION} is absent (../shared is not beside the project)")
         return 2

@@ -39,6 +39,19 @@ OTHER_WRITERS = {"highspy-mps": "highs.mps", "highspy-lp": "highs.lp",
 # ---------------------------------------------------------------------------------------------
 # the parent's side: one measurement in a fresh interpreter
 # ---------------------------------------------------------------------------------------------
+def results_dir(parser, value) -> Path:
+    """``--results-dir``, made before the run: a path that is a file or cannot be made is a one-line
+    usage error (exit 2) at once, not a traceback after minutes of measuring."""
+    path = Path(value)
+    if path.exists() and not path.is_dir():
+        parser.error(f"--results-dir {value}: not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        parser.error(f"--results-dir {value}: {exc.strerror or exc}")
+    return path
+
+
 def child_env() -> dict:
     """The environment of a measurement child: this checkout first on ``PYTHONPATH``."""
     return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))

@@ -45,7 +45,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import auto_bench, dfsrules_bench, sat_bench  # noqa: E402
-from bench.measure import OUR_WRITERS, run_script  # noqa: E402
+from bench.measure import OUR_WRITERS, results_dir, run_script  # noqa: E402
 
 # the shared sets; SUDOKU_BENCH_DATA names another copy of that layout (the tests pass tests/data)
 DATA = Path(os.environ.get("SUDOKU_BENCH_DATA") or ROOT.parent / "shared" / "data")
@@ -310,7 +310,11 @@ def main(argv=None) -> int:
         if not args.quiet:
             print(message, file=sys.stderr, flush=True)
 
-    sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([3, 4] if args.quick else [8, 10, 12])
+    try:
+        sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([3, 4] if args.quick else [8, 10, 12])
+    except ValueError:
+        parser.error(f"--sizes {args.sizes!r}: comma-separated box sizes n, e.g. 8,10,12")
+    results = results_dir(parser, args.results_dir)
     check = args.quick if args.check is None else args.check
     wanted = args.writers.split(",") if args.writers else list(OUR_WRITERS) + OTHER_WRITERS
     unknown = [w for w in wanted if w not in OUR_WRITERS and w not in OTHER_WRITERS]
@@ -373,7 +377,6 @@ def main(argv=None) -> int:
         dfsrules_bench.print_tables(result["dfsrules"])
         dfsrules_bench.print_family_table(result["dfsrules"])
         dfsrules_bench.print_workers(result["dfsrules"])
-    results = Path(args.results_dir)
     results.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%S")
     path = results / f"bench-{stamp}{'-quick' if args.quick else ''}.json"

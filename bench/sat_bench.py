@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script (python bench/sat_bench.py)
     sys.path.insert(0, str(ROOT))
 
-from bench.measure import child_env, run_script  # noqa: E402
+from bench.measure import child_env, results_dir, run_script  # noqa: E402
 
 #: address-space cap of every measurement process (the 100x100 writers peak near 0.35 GB RSS)
 MEMORY_LIMIT = 4 * 1024**3
@@ -293,6 +293,7 @@ def main(argv=None) -> int:
     only = set(args.only.split(",")) if args.only else set(SECTIONS)
     if only - set(SECTIONS):
         parser.error(f"unknown sections: {', '.join(sorted(only - set(SECTIONS)))}")
+    results = results_dir(parser, args.results_dir)
 
     def log(message):
         print(message, file=sys.stderr, flush=True)
@@ -311,7 +312,6 @@ def main(argv=None) -> int:
     result["loadavg_end"] = os.getloadavg()
     result["seconds"] = time.time() - started
     print_tables(result)
-    results = Path(args.results_dir)
     results.mkdir(parents=True, exist_ok=True)
     path = results / f"sat-{'-'.join(sorted(only))}-{time.strftime('%Y%m%dT%H%M%S')}{'-quick' if args.quick else ''}.json"
     path.write_text(json.dumps(result, indent=2))

@@ -39,6 +39,7 @@ for path in (ROOT, ROOT / "tests" / "data" / "rules"):
 
 import make_rules  # noqa: E402  (tests/data/rules: solution_of, cages_tiling)
 
+from bench.measure import results_dir  # noqa: E402
 from formats import cnf  # noqa: E402
 from pipeline.core.build import build_model  # noqa: E402
 from pipeline.core.clauses_pb import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_PB, PB_ENCODINGS  # noqa: E402
@@ -159,9 +160,9 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="solve runs per measurement (best counts)")
     parser.add_argument("--results-dir", default=str(ROOT / "bench" / "results"))
     args = parser.parse_args(argv)
+    out = results_dir(parser, args.results_dir)
     result = run(args.quick, 1 if args.quick else args.repeat)
     print_table(result)
-    out = Path(args.results_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / ("sat_rules_quick.json" if args.quick else "sat_rules.json")).write_text(json.dumps(result, indent=1) + "\n")
     return 0

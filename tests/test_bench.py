@@ -374,3 +374,23 @@ def test_the_iss_collection_bench_runs_from_a_clone_alone(tmp_path):
     shared.write_text("")
     assert iss_collection.collection_file(project) == shared
     assert iss_collection.collection_file(PROJECT).is_file()
+
+
+@pytest.mark.parametrize("script", ["run.py", "sat_bench.py", "sat_rules_bench.py", "dfsrules_bench.py",
+                                    "iss_side_by_side.py"])
+def test_a_results_dir_that_is_a_file_is_a_usage_error_before_any_measurement(tmp_path, script):
+    """It was a FileExistsError traceback (exit 1) at the very end, after the whole run's measurements."""
+    taken = tmp_path / "results.json"
+    taken.write_text("{}")
+    proc = subprocess.run([sys.executable, str(PROJECT / "bench" / script), "--results-dir", str(taken)],
+                          capture_output=True, text=True, timeout=120, cwd=PROJECT)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].endswith(f"--results-dir {taken}: not a directory")
+    assert taken.read_text() == "{}"
+
+
+def test_sizes_that_are_not_numbers_are_a_usage_error(tmp_path):
+    proc = _bench("--sizes", "8,x", "--results-dir", str(tmp_path))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "--sizes '8,x'" in proc.stderr.strip().splitlines()[-1]
