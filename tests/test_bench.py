@@ -394,3 +394,21 @@ def test_sizes_that_are_not_numbers_are_a_usage_error(tmp_path):
     proc = _bench("--sizes", "8,x", "--results-dir", str(tmp_path))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "--sizes '8,x'" in proc.stderr.strip().splitlines()[-1]
+
+
+def test_the_auto_section_says_why_its_batch_and_count_tables_are_empty(monkeypatch, tmp_path, capsys):
+    """Without the data sets the batch table was printed as a bare header with no reason."""
+    from bench import auto_bench
+
+    monkeypatch.setattr(auto_bench, "warm_dfs_kernel", lambda: "machine code")
+    monkeypatch.setattr(auto_bench, "startup", lambda rounds: {
+        "seconds": {"python -c pass": 0.02, "pipeline solve 9x9": 0.2}, "over_python": 0.18})
+    messages = []
+    result = auto_bench.run(tmp_path, tmp_path, True, messages.append)
+    assert result["batch"] == [] and result["count"] == []
+    assert str(tmp_path / auto_bench.HARDEST) in result["skipped"]["batch"]
+    assert any("skipped the batch rows" in m for m in messages)
+    auto_bench.print_tables(result, out=sys.stdout)   # its default is the stdout bound at import
+    out = capsys.readouterr().out
+    assert f"hardest 9x9 batch (puzzles/s, wall; verified)\n  skipped: {tmp_path / auto_bench.HARDEST} not found" in out
+    assert f"count, one process: skipped: {tmp_path / auto_bench.GECODE25} not found" in out
