@@ -484,7 +484,7 @@ def iss_little_killers(repeat: int = 3) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--build", action="store_true", help="make the set again first")
     parser.add_argument("--repeat", type=int, default=10)

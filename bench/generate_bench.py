@@ -232,7 +232,7 @@ def bench_ratings(quick: bool) -> list[dict]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small counts (smoke run)")
     ap.add_argument("--only", choices=("generate", "maxsat", "rate", "rules"), help="run one section")
     args = ap.parse_args(argv)

@@ -195,7 +195,7 @@ def print_table(results: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", default=DEFAULT_ONLY, help=f"entries whose name matches (default {DEFAULT_ONLY!r})")
     parser.add_argument("--rounds", type=int, default=1, help="passes of each side, alternated (medians kept)")
     parser.add_argument("--time-limit", type=float, default=60.0, help="each solve process's --time-limit")

@@ -99,7 +99,7 @@ def bench_engine(engine: str, puzzle, repeats: int) -> dict:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="one repeat per measurement")
     args = parser.parse_args(argv)
     repeats = 1 if args.quick else 5

@@ -279,7 +279,7 @@ def print_tables(result: dict, out=sys.stdout) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="tiny models (n = 3, 4), checks on, for CI")
     parser.add_argument("--sizes", help="comma-separated box sizes n (default 8,10,12; --quick 3,4)")
     parser.add_argument("--writers", help="comma-separated writers (default: all)")

@@ -284,7 +284,7 @@ def main(argv=None) -> int:
     import shutil
     import tempfile
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="seconds-long smoke run")
     parser.add_argument("--only", help=f"comma-separated sections ({', '.join(SECTIONS)}; default all)")
     parser.add_argument("--data", default=os.environ.get("SUDOKU_BENCH_DATA") or str(ROOT.parent / "shared" / "data"))

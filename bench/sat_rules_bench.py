@@ -155,7 +155,7 @@ def print_table(result: dict) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="one puzzle of each kind, one run")
     parser.add_argument("--repeat", type=int, default=3, help="solve runs per measurement (best counts)")
     parser.add_argument("--results-dir", default=str(ROOT / "bench" / "results"))
