@@ -25,7 +25,8 @@
    generated 9x9 of 24 rule families (per record, batch with the uniqueness proof and one worker
    against two, ``solve`` processes), ISS beside them when ``ISS_DIR`` names a checkout.
 
-Prints one table per section and writes ``bench/results/<time>.json`` and ``latest.json``.
+Prints one table per section and writes ``<results-dir>/bench-<time>.json`` (``bench-<time>-quick.json``
+with ``--quick``; ``--results-dir`` defaults to ``bench/results``) and ``latest.json``.
 """
 from __future__ import annotations
 

@@ -279,7 +279,7 @@ SECTIONS = ("batch", "count", "gecode", "writers")
 
 def main(argv=None) -> int:
     """``python bench/sat_bench.py [--quick] [--only SECTION,...]``: this section of ``make bench``
-    alone; prints the tables and writes ``bench/results/sat-<time>.json``."""
+    alone; prints the tables and writes ``<results-dir>/sat-<sections>-<time>[-quick].json``."""
     import argparse
     import shutil
     import tempfile
