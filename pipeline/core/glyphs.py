@@ -365,8 +365,8 @@ def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
             if word not in words:
                 words.append(word)
     size = board.rows * board.cols
-    only: dict[type, list] = {}
-    partly: dict[type, list] = {}
+    only: "dict[type[Rule], list[Rule]]" = {}
+    partly: "dict[type[Rule], list[Rule]]" = {}
     for rule in rules:   # extra cells (ISS Var) have no place on the canvas: say what that leaves out
         cells = [c for g in own[id(rule)] for c in g.cells]
         if any(c >= size for c in cells):
