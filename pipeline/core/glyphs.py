@@ -454,6 +454,8 @@ def outside_layout(clues: list[Glyph], cols: int) -> tuple[list[float], list[flo
     >>> b = Glyph("outside", (8,), label="6", step=(0, -1), name="xsum")
     >>> outside_layout([a, b], 9)
     ([-0.225, 0.225], [0.8, 0.8], ['#000000', '#1f5fbf'])
+    >>> outside_layout([Glyph("outside", (0,), label="#10", step=(1, 0), name="fullrank")], 4)[1]   # three characters
+    [0.6667]
     """
     colour = outside_kind_colours(clues)
     keys = [(g.cells[0] // cols - g.step[0], g.cells[0] % cols - g.step[1]) for g in clues]
@@ -464,5 +466,7 @@ def outside_layout(clues: list[Glyph], cols: int) -> tuple[list[float], list[flo
     for k, key in enumerate(keys):
         many, at = len(places[key]), places[key].index(k)
         shifts.append((at - (many - 1) / 2) * (0.9 / many))
-        scales.append(min(1.0, 1.6 / many))
+        # a label of three or more characters is wider than its cell: smaller, so neighbours'
+        # labels keep apart (full-rank clues over two columns of a 4x4 read "#10#15")
+        scales.append(round(min(1.0, 1.6 / many, 2.0 / max(2, len(clues[k].label))), 4))
     return shifts, scales, [colour[g.name][0] for g in clues]

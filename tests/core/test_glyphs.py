@@ -154,3 +154,12 @@ def test_a_regex_line_shows_where_it_is_read_from_and_its_pattern_in_the_caption
     texts = [(g.cells, g.label) for g in rule_glyphs(puzzle.rules, puzzle.board) if g.style == "text"]
     assert texts == [((2,), "re1"), ((9,), "re2")]
     assert rule_caption(puzzle.rules, puzzle.board) == "re1: [1-4]*3.* · re2: 9.*"
+
+
+def test_outside_labels_of_three_characters_are_smaller_so_neighbours_keep_apart():
+    # ISS '4x4: Full Rank - with ties': "#10" over column 1 and "#15" over column 2 read "#10#15"
+    from pipeline.core.glyphs import outside_layout
+    puzzle = parse_puzzle(".Shape~4x4.FullRank~C1~10~.FullRank~C2~15~.FullRank~R4~5~.FullRankTies~any")
+    clues = [g for g in rule_glyphs(puzzle.rules, puzzle.board) if g.kind == "outside"]
+    _, scales, _ = outside_layout(clues, puzzle.board.cols)
+    assert {g.label: s for g, s in zip(clues, scales)} == {"#10": 0.6667, "#15": 0.6667, "#5": 1.0}
