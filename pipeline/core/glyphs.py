@@ -382,7 +382,9 @@ def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
         if legend:
             label = next((g.label for g in own[id(rule)] if g.label), type(rule).noun or rule.kind)
             number = numbers.get(id(rule))
-            words.append(f"{label}{'' if number is None else number}: {legend}")
+            word = f"{label}{'' if number is None else number}: {legend}"
+            if word not in words:   # alike rules (equality cages) say it once
+                words.append(word)
     keyed = outside_kind_colours(glyphs)
     if len(keyed) > 1:   # clues of several kinds outside the grid: which number is which
         nouns = {rule.kind: type(rule).noun or rule.kind for rule in rules}

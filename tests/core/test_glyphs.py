@@ -163,3 +163,12 @@ def test_outside_labels_of_three_characters_are_smaller_so_neighbours_keep_apart
     clues = [g for g in rule_glyphs(puzzle.rules, puzzle.board) if g.kind == "outside"]
     _, scales, _ = outside_layout(clues, puzzle.board.cols)
     assert {g.label: s for g, s in zip(clues, scales)} == {"#10": 0.6667, "#15": 0.6667, "#5": 1.0}
+
+
+def test_equality_cages_and_same_values_cages_have_distinct_labels_and_the_caption_says_eq_once():
+    # both were "=": a puzzle with both did not say which cage is which
+    from pipeline.core.glyphs import rule_caption
+    puzzle = parse_puzzle(".EqualityCage~R1C1~R1C2.EqualityCage~R3C2~R3C3.SameValues~2~R5C5~R6C6~R7C7~R8C8")
+    labels = {(g.name, g.label) for g in rule_glyphs(puzzle.rules, puzzle.board)}
+    assert labels == {("equalitycage", "eq"), ("samevalues", "=")}
+    assert rule_caption(puzzle.rules, puzzle.board) == "eq: distinct, as many even as odd and as many low as high"

@@ -416,8 +416,13 @@ class EqualityCage(Rule):
         return np.array(self.cell_list, dtype=np.int64)
 
     def glyphs(self, board: Board) -> list[Glyph]:
-        """A cage labelled ``=``."""
-        return [Glyph("cage", self.cell_list, label="=")]
+        """A cage labelled ``eq`` (same-values cages are ``=``: both ``=`` were alike in one
+        picture); the caption's :meth:`legend` says what it means."""
+        return [Glyph("cage", self.cell_list, label="eq")]
+
+    def legend(self, board: Board) -> str:
+        """What an ``eq`` cage asks, as the caption says it (once for all of them)."""
+        return "distinct, as many even as odd and as many low as high"
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``equalitydistinct_k_d`` and ``equality_k_s`` (see the class).
