@@ -192,7 +192,8 @@ def rule_glyphs(rules: "list[Rule] | tuple[Rule, ...]", board: "Board", *,
 def rule_numbers(rules: "list[Rule] | tuple[Rule, ...]") -> dict[int, int]:
     """``{id(rule): k}``, the 1-based number of each rule of a kind whose glyphs alike would not
     say which go together (:attr:`Rule.numbered_glyphs`: two same-values rules draw four "="
-    cages), when the puzzle has two or more of that kind; other rules are left out.
+    cages), when the puzzle has two or more of that kind that differ (:meth:`Rule.number_key`:
+    automaton lines of one name share a number); other rules are left out.
 
     Parameters
     ----------
@@ -207,7 +208,12 @@ def rule_numbers(rules: "list[Rule] | tuple[Rule, ...]") -> dict[int, int]:
     for rule in rules:
         if getattr(rule, "numbered_glyphs", False):
             by_kind.setdefault(rule.kind, []).append(rule)
-    return {id(rule): k for group in by_kind.values() if len(group) > 1 for k, rule in enumerate(group, 1)}
+    out: dict[int, int] = {}
+    for group in by_kind.values():   # rules of equal :meth:`Rule.number_key` share a number
+        keys = list(dict.fromkeys(rule.number_key() for rule in group))
+        if len(keys) > 1:
+            out.update({id(rule): keys.index(rule.number_key()) + 1 for rule in group})
+    return out
 
 
 def numbered(glyph: Glyph, number: int | None) -> Glyph:

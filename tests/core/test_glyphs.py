@@ -172,3 +172,24 @@ def test_equality_cages_and_same_values_cages_have_distinct_labels_and_the_capti
     labels = {(g.name, g.label) for g in rule_glyphs(puzzle.rules, puzzle.board)}
     assert labels == {("equalitycage", "eq"), ("samevalues", "=")}
     assert rule_caption(puzzle.rules, puzzle.board) == "eq: distinct, as many even as odd and as many low as high"
+
+
+def test_an_automaton_line_shows_nfa_where_it_is_read_from_and_its_name_in_the_caption():
+    # ISS 'Sequence sudoku': seven NFA lines named "Arithmetic series" drew as plain lines, the
+    # rule nowhere; lines of one name share a label, other names and unnamed ones are numbered
+    from pipeline.core.glyphs import rule_caption
+
+    def line(cells: list[str], name: str = "") -> dict:
+        rule = {"rule": "automaton", "cells": cells, "states": 1, "start": [0], "accept": [0],
+                "transitions": [[0, v, 0] for v in range(1, 10)]}
+        return {**rule, "name": name} if name else rule
+    puzzle = parse_puzzle("0" * 81, rules=[line(["r1c1", "r1c2"], "Arithmetic series"),
+                                           line(["r2c1", "r2c2"], "Arithmetic series"),
+                                           line(["r3c1", "r3c2"], "Palindrome"), line(["r4c1", "r4c2"])])
+    texts = [(g.cells, g.label) for g in rule_glyphs(puzzle.rules, puzzle.board) if g.style == "text"]
+    assert texts == [((0,), "nfa1"), ((9,), "nfa1"), ((18,), "nfa2"), ((27,), "nfa3")]
+    assert rule_caption(puzzle.rules, puzzle.board) == \
+        "nfa1: Arithmetic series · nfa2: Palindrome · nfa3: an unnamed automaton (not drawn)"
+    one = parse_puzzle("0" * 81, rules=[line(["r1c1", "r1c2"], "Arithmetic series"),
+                                        line(["r2c1", "r2c2"], "Arithmetic series")])
+    assert rule_caption(one.rules, one.board) == "nfa: Arithmetic series"

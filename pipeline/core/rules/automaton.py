@@ -280,6 +280,23 @@ class Automaton(_Line):
         label = f" {self.name!r}" if self.name else ""
         return f"automaton{label} {cells_text(self.cells(), board)}"
 
+    numbered_glyphs: ClassVar[bool] = True   # two automaton lines: nfa1 and nfa2, each with its name in the caption
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        """The line, and ``nfa`` on the cell it is read from: the caption's :meth:`legend` (the
+        automaton's name, ISS "Arithmetic series") follows that label."""
+        first = next(seg for seg in self.segments if seg)
+        return super().glyphs(board) + [Glyph("mark", first[:1], style="text", label="nfa")]
+
+    def number_key(self) -> object:
+        """The name: lines of one named automaton share a label (unnamed ones each their own)."""
+        return self.name or id(self)
+
+    def legend(self, board: Board) -> str:
+        """The automaton's name, as the caption shows it (clipped to 60 characters); an unnamed
+        one is said not to be drawn."""
+        return clip(self.name, 60) if self.name else "an unnamed automaton (not drawn)"
+
 
 def _listed_spec(data: dict) -> dict:
     return {"states": data["states"], "start": list(data["start"]), "accept": list(data["accept"]),

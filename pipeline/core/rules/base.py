@@ -425,6 +425,12 @@ class Rule:
     #: each one's glyph labels get its number (:func:`pipeline.core.glyphs.rule_numbers`).
     numbered_glyphs: ClassVar[bool] = False
 
+    def number_key(self) -> object:
+        """What a numbered rule's number stands for (:attr:`numbered_glyphs`): rules of one kind
+        with equal keys share their number (seven automaton lines all named "Arithmetic series"
+        are one ``nfa``). Default: the rule itself, each its own number."""
+        return id(self)
+
     def estimated_nonzeros(self, board: "Board") -> float:
         """The nonzeros of this rule's rows on ``board``, known before they are built: the memory
         and time limits count them (:func:`pipeline.core.rulerows.rule_nonzeros`). By default
