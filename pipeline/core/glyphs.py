@@ -368,6 +368,8 @@ def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
     for rule in rules:
         if not own[id(rule)]:   # a global rule's title may say more (strict Kropki's colour)
             word = type(rule).title([rule]) if rule.global_rule else type(rule).noun or rule.kind
+            legend = rule.legend(board)   # what else it asks (a chaos construction's region clues)
+            word = f"{word} ({legend})" if legend else word
             if word not in words:
                 words.append(word)
     size = board.rows * board.cols
@@ -385,7 +387,7 @@ def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
     numbers = rule_numbers(rules)
     for rule in rules:   # what a rule's glyphs cannot show, after its label (a pairwise rule's pairs)
         legend = rule.legend(board)
-        if legend:
+        if legend and own[id(rule)]:   # a rule without glyphs said it after its name, above
             label = next((g.label for g in own[id(rule)] if g.label), type(rule).noun or rule.kind)
             number = numbers.get(id(rule))
             word = f"{label}{'' if number is None else number}: {legend}"

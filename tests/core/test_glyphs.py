@@ -193,3 +193,15 @@ def test_an_automaton_line_shows_nfa_where_it_is_read_from_and_its_name_in_the_c
     one = parse_puzzle("0" * 81, rules=[line(["r1c1", "r1c2"], "Arithmetic series"),
                                         line(["r2c1", "r2c2"], "Arithmetic series")])
     assert rule_caption(one.rules, one.board) == "nfa: Arithmetic series"
+
+
+def test_the_caption_counts_a_chaos_constructions_region_clues_it_does_not_draw():
+    # ISS 'Stretching', 'Let there be chaos': the clues were not drawn and the caption said only
+    # "chaos construction"
+    from pipeline.core.glyphs import rule_caption
+    puzzle = parse_puzzle(".Shape~4x4.NoBoxes.ChaosConstruction.ChaosArrow~R1C1~0~CC1~-~CC1~CC5~CC9"
+                          ".ChaosArrow~R1C2~0~CC2~-~CC2~CC6.ChaosCount~R2C1~0~CC5~CC1~CC2")
+    assert rule_caption(puzzle.rules, puzzle.board) == \
+        "chaos construction (not drawn: 1 chaos count, 2 chaos arrows)"
+    bare = parse_puzzle(".Shape~4x4.NoBoxes.ChaosConstruction")
+    assert rule_caption(bare.rules, bare.board) == "chaos construction"

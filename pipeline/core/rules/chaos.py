@@ -229,6 +229,12 @@ class Chaos(AuxRule):
     def describe(self, board: Board) -> str:
         return "chaos construction"
 
+    def legend(self, board: Board) -> str:
+        """The region clues the picture leaves out (``not drawn: 9 chaos arrows``): nothing shows
+        them on the grid, and "chaos construction" alone hid them."""
+        tally = self.clues.tally()
+        return f"not drawn: {tally}" if tally else ""
+
     def cells(self) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
 
