@@ -22,7 +22,7 @@ import numpy as np
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["Csr", "as_csr", "leading_rows", "stack_below_table"]
+__all__ = ["Csr", "as_csr", "leading_rows", "stack_below_table", "trailing_rows"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -202,8 +202,36 @@ def leading_rows(matrix: sp.csr_matrix, n_rows: int) -> sp.csr_matrix:
     -------
     scipy.sparse.csr_matrix
     """
+    end = int(matrix.indptr[n_rows])
+    return _rows_view(matrix, matrix.data[:end], matrix.indices[:end], matrix.indptr[:n_rows + 1])
+
+
+def trailing_rows(matrix: sp.csr_matrix, start: int) -> sp.csr_matrix:
+    """The rows of a CSR ``matrix`` from row ``start`` on, sharing its entries' arrays (only the
+    row pointers, one per row, are new): a view, which a caller reads and never changes.
+
+    Parameters
+    ----------
+    matrix : scipy.sparse.csr_matrix
+        Rows ascending within each row, as every matrix of a model.
+    start : int
+        The first row kept.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+    """
+    begin = int(matrix.indptr[start])
+    return _rows_view(matrix, matrix.data[begin:], matrix.indices[begin:], matrix.indptr[start:] - matrix.indptr[start])
+
+
+def _rows_view(matrix: sp.csr_matrix, data: np.ndarray, indices: np.ndarray, indptr: np.ndarray) -> sp.csr_matrix:
+    """A CSR matrix of ``matrix``'s columns holding these arrays themselves: given to scipy's
+    constructor, a slice under half its array's size was copied (its format check prunes such
+    views), so the arrays are set on an empty matrix of the shape instead."""
     import scipy.sparse as sp  # a scipy matrix was passed: scipy is imported already
 
-    end = int(matrix.indptr[n_rows])
-    return sp.csr_matrix((matrix.data[:end], matrix.indices[:end], matrix.indptr[:n_rows + 1]),
-                         shape=(n_rows, matrix.shape[1]), copy=False)
+    view = sp.csr_matrix((indptr.size - 1, matrix.shape[1]), dtype=data.dtype)
+    view.data, view.indices, view.indptr = data, indices, indptr
+    view.has_sorted_indices = True   # rows of a model's matrix are sorted: no sort, no copy
+    return view
