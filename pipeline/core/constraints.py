@@ -23,7 +23,8 @@ class ConstraintRows:
     ``sense[i]`` is ``"E"`` or ``"L"``; ``rhs`` is ``beq`` then ``bineq``; ``labels`` are
     ``row_labels`` then ``ineq_labels``. For a model without inequality rows ``matrix``,
     ``rhs`` and ``labels`` ARE ``model.Aeq``, ``model.beq`` and ``model.row_labels`` (no copy),
-    so the writers of plain puzzles write exactly what they always wrote.
+    so the writers of plain puzzles write exactly what they always wrote; with them, ``matrix`` is
+    ``model.constraint_matrix`` (``Aeq`` and ``Aineq`` are views of its rows: no stacked copy).
     """
 
     matrix: sp.csr_matrix
@@ -56,8 +57,8 @@ class ConstraintRows:
 def constraint_rows(model: Model) -> ConstraintRows:
     """The rows every writer writes (and HiGHS is given): ``[Aeq; Aineq]`` with senses, right-hand sides and labels.
 
-    For a model without inequality rows nothing is copied; otherwise the two matrices are stacked
-    (each writer that needs them asks).
+    The matrix is never copied: the model's :attr:`~pipeline.core.build.Model.constraint_matrix`,
+    whose first rows ``Aeq`` and last rows ``Aineq`` are (``Aeq`` itself without ``<=`` rows).
 
     Parameters
     ----------
@@ -75,11 +76,9 @@ def constraint_rows(model: Model) -> ConstraintRows:
     (64, 96, 'antiknight_24_4', 'EL')
     """
     m = model.n_rows
-    import scipy.sparse as sp  # here, not at the top: a unit-only SAT solve never needs it
-
     if model.n_ineq == 0:
         return ConstraintRows(model.Aeq, model.beq, np.full(m, "E"), model.row_labels, m)
-    return ConstraintRows(sp.vstack([model.Aeq, model.Aineq], format="csr"),
+    return ConstraintRows(model.constraint_matrix,
                           np.concatenate([model.beq, model.bineq]),
                           np.concatenate([np.full(m, "E"), np.full(model.n_ineq, "L")]),
                           np.concatenate([model.row_labels, model.ineq_labels]).astype(str), m)

@@ -60,8 +60,9 @@ def row_bands(model: Model) -> tuple[list[tuple[str, int]], list[tuple[str, int]
 
 
 def solver_matrix(model: Model) -> sp.csr_matrix:
-    """What ``spy`` draws: ``Aeq``, with ``Aineq`` stacked below it when the model has rules."""
-    return sp.vstack([model.Aeq, model.Aineq], format="csr") if model.n_ineq else model.Aeq
+    """What ``spy`` draws: ``Aeq``, with ``Aineq`` below it when the model has rules (the
+    model's ``constraint_matrix``, of which both are views: no stacked copy)."""
+    return model.constraint_matrix
 
 
 def density(model: Model, pixels: int = PIXELS) -> np.ndarray:

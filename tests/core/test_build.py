@@ -3,17 +3,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from oracles import (box_regions, latin_grid, oracle_matrix, oracle_name, oracle_position, oracle_units, oracle_vector,
                      shuffled_sudoku, x_solution)
-from pipeline.core.build import CLUE_ENCODINGS, build_model
+from pipeline.core.build import CLUE_ENCODINGS, build_model, constraint_rows
 from pipeline.core.decode import grid_from_vector, vector_from_grid
 from pipeline.core.errors import ConventionError, PipelineError
 from pipeline.core.puzzle import DEFAULT_PUZZLE, Puzzle, parse_puzzle
 from pipeline.core.variants import VARIANT_TABLE
 from pipeline.solvers.highs import solve
+from pipeline.tools.spy import solver_matrix
 
 CONVENTIONS = [("ijk", "F"), ("ijk", "C"), ("block", "F"), ("block", "C")]
 
@@ -455,3 +457,26 @@ def test_aeq_is_built_once_and_a_is_a_view_of_it_not_a_second_copy(document, enc
     assert _arrays(model.A) == _arrays(table) and _arrays(old.A) == _arrays(table)
     if leads:
         assert np.shares_memory(model.A.indices, aeq.indices) and np.shares_memory(old.A.data, old.Aeq.data)
+
+
+_RULES = {"size": 4, "givens": "1..............2", "rules": [{"rule": "cage", "cells": ["r1c2", "r1c3"], "sum": 5},
+                                                           {"rule": "antiknight"}]}
+
+
+@pytest.mark.parametrize("encoding", CLUE_ENCODINGS)
+@pytest.mark.parametrize("first", ["A", "Aeq", "Aineq", "constraint_matrix"])
+def test_the_rows_writers_write_are_one_matrix_aeq_and_aineq_views_of_it(first, encoding):
+    """constraint_rows and spy stacked vstack([Aeq, Aineq]): a second copy of every row of a
+    rule puzzle while each writer rendered it. Now the model builds [Aeq; Aineq] once, Aeq and
+    Aineq are views of its rows and the writers are given that matrix itself, whichever of them
+    is asked first; the same rows as the stack."""
+    model = build_model(parse_puzzle(_RULES), clues=encoding)
+    getattr(model, first)
+    rows = constraint_rows(model)
+    aeq, aineq = model.Aeq, model.Aineq
+    assert rows.matrix is model.constraint_matrix and solver_matrix(model) is rows.matrix
+    assert np.shares_memory(rows.matrix.indices, aeq.indices) and np.shares_memory(rows.matrix.data, aineq.data)
+    assert aeq.shape[0] == model.n_rows == rows.n_eq and aineq.shape[0] == model.n_ineq == rows.n_ineq > 0
+    assert _arrays(rows.matrix) == _arrays(sp.vstack([aeq, aineq], format="csr"))
+    plain = build_model(parse_puzzle(_RULES), clues=encoding)   # the = rows as built without <= rows below
+    assert (aeq != plain._rows_above([])).nnz == 0 and aeq.has_sorted_indices and aineq.has_sorted_indices
