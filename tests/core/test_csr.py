@@ -7,7 +7,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core.csr import Csr, as_csr
+from pipeline.core.csr import Csr, as_csr, leading_rows, trailing_rows
 
 
 @st.composite
@@ -109,3 +109,17 @@ def test_without_zeros_drops_stored_zeros_as_scipy_eliminate_zeros():
     assert ours.without_zeros().nnz == 1
     clean = Csr.from_entries(np.array([0]), np.array([1]), np.array([3]), (1, 2))
     assert clean.without_zeros() is clean
+
+
+@pytest.mark.parametrize("split", [0, 1, 5, 9, 10])
+def test_leading_and_trailing_rows_are_views_however_small(split):
+    """scipy's constructor copied a slice under half its array (it prunes such views): a view
+    of Aeq's or Aineq's few rows was a copy. Both parts now share the whole matrix's arrays."""
+    matrix = sp.random(10, 8, density=0.5, format="csr", random_state=7)
+    matrix.sort_indices()
+    head, tail = leading_rows(matrix, split), trailing_rows(matrix, split)
+    assert (head != matrix[:split]).nnz == 0 and (tail != matrix[split:]).nnz == 0
+    assert head.shape == (split, 8) and tail.shape == (10 - split, 8)
+    for part in (head, tail):
+        if part.nnz:
+            assert np.shares_memory(part.data, matrix.data) and np.shares_memory(part.indices, matrix.indices)
