@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.measure import write_result  # noqa: E402
 from pipeline.batch import run_batch  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
@@ -200,9 +201,9 @@ def main(argv=None) -> int:
                       f"{row['cpu_ratio']:6.2f}")
             RESULTS.mkdir(parents=True, exist_ok=True)
             out = RESULTS / f"batch_vs_baseline-{Path(args.input).stem}-{time.strftime('%Y%m%dT%H%M%S')}.json"
-            out.write_text(json.dumps({"input": args.input, "concat": args.concat, "sample": args.sample,
-                                       "baseline": str(args.baseline), "solver": args.solver, "runs": runs,
-                                       "table": table}, indent=2))
+            write_result(out, json.dumps({"input": args.input, "concat": args.concat, "sample": args.sample,
+                                          "baseline": str(args.baseline), "solver": args.solver, "runs": runs,
+                                          "table": table}, indent=2))
             print(f"wrote {out.relative_to(ROOT)}")
             return 0
         runs = []
@@ -226,8 +227,8 @@ def main(argv=None) -> int:
               f"{row['mean_run_ms']:7.2f}")
     RESULTS.mkdir(parents=True, exist_ok=True)
     out = RESULTS / f"batch_throughput-{Path(args.input).stem}-{time.strftime('%Y%m%dT%H%M%S')}.json"
-    out.write_text(json.dumps({"input": args.input, "sample": args.sample, "rounds": args.rounds,
-                               "cpu_count": os.cpu_count(), "runs": runs, "table": table}, indent=2))
+    write_result(out, json.dumps({"input": args.input, "sample": args.sample, "rounds": args.rounds,
+                                  "cpu_count": os.cpu_count(), "runs": runs, "table": table}, indent=2))
     print(f"wrote {out.relative_to(ROOT)}")
     return 0
 

@@ -53,7 +53,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.measure import installed_env, results_dir  # noqa: E402
+from bench.measure import installed_env, results_dir, write_result  # noqa: E402
 from pipeline.core.build import build_model  # noqa: E402
 from pipeline.core.puzzle import parse_puzzle  # noqa: E402
 from pipeline.core.verify import verify_grid  # noqa: E402
@@ -119,7 +119,7 @@ def build_set(per_family: int = 10, again: bool = False) -> None:
     families not in it yet, or (``again``) every family."""
     kept = [] if again or not SET.exists() else load_set()
     rows = kept + make_set(SEED, per_family, skip=frozenset(row["family"] for row in kept))
-    SET.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    write_result(SET, "".join(json.dumps(row) + "\n" for row in rows))
 
 
 def load_set() -> list[dict]:
@@ -502,7 +502,7 @@ def main(argv: list[str] | None = None) -> int:
         for row in found["entries"]:
             print(f"{row['name'][:40]:40} {row['dfsrules_s']:11.3f} {row['sat_s']:8.3f}  {row['dfsrules_right']}")
         args.results_dir.mkdir(parents=True, exist_ok=True)
-        (args.results_dir / "dfsrules_littlekiller.json").write_text(json.dumps(found, indent=1) + "\n")
+        write_result(args.results_dir / "dfsrules_littlekiller.json", json.dumps(found, indent=1) + "\n")
         return 0
     results = run(args.quick, args.repeat, args.build)
     print_tables(results)
@@ -512,7 +512,7 @@ def main(argv: list[str] | None = None) -> int:
     for problem in failures(results):
         log(f"dfsrules bench: {problem}")
     args.results_dir.mkdir(parents=True, exist_ok=True)
-    (args.results_dir / "dfsrules.json").write_text(json.dumps(results, indent=1) + "\n")
+    write_result(args.results_dir / "dfsrules.json", json.dumps(results, indent=1) + "\n")
     return 0
 
 

@@ -27,6 +27,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.measure import write_result  # noqa: E402
 from pipeline.batch import ShapeSolver, SolveOptions, parse_record, propagate  # noqa: E402
 from pipeline.core.build import build_model  # noqa: E402
 from pipeline.core.puzzle import Puzzle  # noqa: E402
@@ -169,9 +170,9 @@ def main(argv=None) -> int:
             print(f"  {i + 1}/{len(puzzles)} puzzles, {time.perf_counter() - started:.0f}s", file=sys.stderr, flush=True)
             # saved as it goes: a long run stopped early still leaves its numbers
             table = summarise(results, names)
-            out.write_text(json.dumps({"input": args.input, "sample": len(puzzles), "done": i + 1,
-                                       "seed": args.seed, "cpu_count": os.cpu_count(), "threads": THREADS,
-                                       "reference": table[0]["reference"], "table": table}, indent=2))
+            write_result(out, json.dumps({"input": args.input, "sample": len(puzzles), "done": i + 1,
+                                          "seed": args.seed, "cpu_count": os.cpu_count(), "threads": THREADS,
+                                          "reference": table[0]["reference"], "table": table}, indent=2))
     table = summarise(results, names)
     print(f"\n{Path(args.input).name}: {len(puzzles)} puzzles (seed {args.seed}), reference '{table[0]['reference']}'")
     print(f"{'config':20s} {'solved':>6s} {'run ms':>9s} {'median':>8s} {'wall ms':>9s} {'cpu ms':>9s} "

@@ -36,6 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.measure import write_result  # noqa: E402
+
 
 def collection_file(root: Path = ROOT) -> Path:
     """The collection to run: ``../shared/data``'s beside the project, else the clone's own copy.
@@ -295,10 +297,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.previous}", file=sys.stderr)
         results = [now.get(e["name"]) or earlier[e["name"]] for e in entries if e["name"] in now or e["name"] in earlier]
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "iss-collection-latest.json").write_text(json.dumps(results, indent=1))
+    write_result(RESULTS / "iss-collection-latest.json", json.dumps(results, indent=1))
     page = report(results, args.time_limit)
     if not args.no_doc:
-        DOC.write_text(page)
+        write_result(DOC, page)
     print("\n".join(page.splitlines()[:12]))
     right = sum(r["status"] == "right" for r in results)
     return 0 if right >= args.target * len(results) else 1

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.measure import installed_env, results_dir  # noqa: E402
+from bench.measure import installed_env, results_dir, write_result  # noqa: E402
 
 #: ISS's published puzzles (beside the project, not shipped)
 ISS_COLLECTION = ROOT.parent / "shared" / "data" / "iss" / "collections.jsonl"
@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     results = run(entries, max(1, args.rounds), args.time_limit)
     print_table(results)
     args.results_dir.mkdir(parents=True, exist_ok=True)
-    (args.results_dir / "iss_side_by_side.json").write_text(json.dumps(results, indent=1) + "\n")
+    write_result(args.results_dir / "iss_side_by_side.json", json.dumps(results, indent=1) + "\n")
     return 0 if all(row["right"] for row in results["entries"]) else 1
 
 

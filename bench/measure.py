@@ -52,6 +52,29 @@ def results_dir(parser, value) -> Path:
     return path
 
 
+def write_result(path: str | os.PathLike, data, **json_args) -> Path:
+    """Write a bench's result file (its JSON, ``latest.json``, a Markdown table) whole or not at all:
+    into a temporary file beside ``path``, renamed over it at the end (``formats.files.atomic_open``),
+    so a run stopped or failing midway leaves the earlier file as it was and no temporary file.
+
+    ``data`` is the text itself (``str``), or an object streamed as JSON (``json.dump`` with
+    ``json_args``: ``indent``, ``default``). The directory is made if needed.
+
+    Returns
+    -------
+    Path
+        ``path``.
+    """
+    from formats.files import atomic_open
+
+    with atomic_open(path, "w", compress=False) as f:
+        if isinstance(data, str):
+            f.write(data)
+        else:
+            json.dump(data, f, **json_args)
+    return Path(path)
+
+
 def child_env() -> dict:
     """The environment of a measurement child: this checkout first on ``PYTHONPATH``."""
     return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))

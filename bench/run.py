@@ -46,7 +46,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import auto_bench, dfsrules_bench, sat_bench  # noqa: E402
-from bench.measure import OUR_WRITERS, results_dir, run_script  # noqa: E402
+from bench.measure import OUR_WRITERS, results_dir, run_script, write_result  # noqa: E402
 
 # the shared sets; SUDOKU_BENCH_DATA names another copy of that layout (the tests pass tests/data)
 DATA = Path(os.environ.get("SUDOKU_BENCH_DATA") or ROOT.parent / "shared" / "data")
@@ -382,8 +382,8 @@ def main(argv=None) -> int:
     stamp = time.strftime("%Y%m%dT%H%M%S")
     path = results / f"bench-{stamp}{'-quick' if args.quick else ''}.json"
     text = json.dumps(result, indent=2, default=_json_default)
-    path.write_text(text)
-    (results / "latest.json").write_text(text)
+    write_result(path, text)
+    write_result(results / "latest.json", text)
     log(f"bench: wrote {path} and latest.json ({result['seconds']:.0f}s)")
     failed = [r for r in result["writers"] if "error" in r or str(r.get("check", "ok")) != "ok"]
     if result.get("sat"):

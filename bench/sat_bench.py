@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script (python bench/sat_bench.py)
     sys.path.insert(0, str(ROOT))
 
-from bench.measure import child_env, results_dir, run_script  # noqa: E402
+from bench.measure import child_env, results_dir, run_script, write_result  # noqa: E402
 
 #: address-space cap of every measurement process (the 100x100 writers peak near 0.35 GB RSS)
 MEMORY_LIMIT = 4 * 1024**3
@@ -314,7 +314,7 @@ def main(argv=None) -> int:
     print_tables(result)
     results.mkdir(parents=True, exist_ok=True)
     path = results / f"sat-{'-'.join(sorted(only))}-{time.strftime('%Y%m%dT%H%M%S')}{'-quick' if args.quick else ''}.json"
-    path.write_text(json.dumps(result, indent=2))
+    write_result(path, json.dumps(result, indent=2))
     log(f"sat bench: wrote {path} ({result['seconds']:.0f}s)")
     return 1 if failures(result) else 0
 

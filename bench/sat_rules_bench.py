@@ -39,7 +39,7 @@ for path in (ROOT, ROOT / "tests" / "data" / "rules"):
 
 import make_rules  # noqa: E402  (tests/data/rules: solution_of, cages_tiling)
 
-from bench.measure import results_dir  # noqa: E402
+from bench.measure import results_dir, write_result  # noqa: E402
 from formats import cnf  # noqa: E402
 from pipeline.core.build import build_model  # noqa: E402
 from pipeline.core.clauses_pb import CARD_ENCODINGS, DEFAULT_CARD, DEFAULT_PB, PB_ENCODINGS  # noqa: E402
@@ -164,7 +164,7 @@ def main(argv=None) -> int:
     result = run(args.quick, 1 if args.quick else args.repeat)
     print_table(result)
     out.mkdir(parents=True, exist_ok=True)
-    (out / ("sat_rules_quick.json" if args.quick else "sat_rules.json")).write_text(json.dumps(result, indent=1) + "\n")
+    write_result(out / ("sat_rules_quick.json" if args.quick else "sat_rules.json"), json.dumps(result, indent=1) + "\n")
     return 0
 
 

@@ -412,3 +412,22 @@ def test_the_auto_section_says_why_its_batch_and_count_tables_are_empty(monkeypa
     out = capsys.readouterr().out
     assert f"hardest 9x9 batch (puzzles/s, wall; verified)\n  skipped: {tmp_path / auto_bench.HARDEST} not found" in out
     assert f"count, one process: skipped: {tmp_path / auto_bench.GECODE25} not found" in out
+
+
+def test_a_result_write_that_fails_midway_leaves_the_earlier_file_and_no_temporary_file(tmp_path):
+    """The benches wrote their JSON (and latest.json) in place: a run stopped or failing midway left
+    a truncated file where the last good one was."""
+    from bench.measure import write_result
+
+    path = tmp_path / "latest.json"
+    path.write_text('{"earlier": 1}')
+    with pytest.raises(TypeError):   # json.dump has streamed the rows when it meets the object
+        write_result(path, {"rows": list(range(20000)), "last": object()}, indent=1)
+    assert path.read_text() == '{"earlier": 1}'
+    assert [p.name for p in tmp_path.iterdir()] == ["latest.json"]
+    assert write_result(tmp_path / "new" / "r.json", {"a": [1]}) == tmp_path / "new" / "r.json"
+    assert json.loads((tmp_path / "new" / "r.json").read_text()) == {"a": [1]}
+    write_result(path, "text\n")
+    assert path.read_text() == "text\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["latest.json", "new"]
+
