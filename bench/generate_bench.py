@@ -22,7 +22,8 @@
 3. Rating distributions (label, hardest technique, guesses) over ``sets/9x9_norvig_top95.txt``
    and a 1,000-puzzle sample (every 24th line) of ``dev/9x9_sudoku17.txt``.
 
-Prints tables and writes ``bench/results/generate-<time>.json`` and ``generate-latest.json``.
+Prints tables and writes ``<results-dir>/generate-<time>.json`` and ``generate-latest.json``
+(``--results-dir`` defaults to ``bench/results``).
 """
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.measure import results_dir, write_result  # noqa: E402
 from pipeline.core.errors import PuzzleError  # noqa: E402
 from pipeline.tools.explain import fewest_removals  # noqa: E402
 from pipeline.tools.generate import count_up_to, generate  # noqa: E402
@@ -235,7 +237,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small counts (smoke run)")
     ap.add_argument("--only", choices=("generate", "maxsat", "rate", "rules"), help="run one section")
+    ap.add_argument("--results-dir", default=str(ROOT / "bench" / "results"))
     args = ap.parse_args(argv)
+    out_dir = results_dir(ap, args.results_dir)
     result = {"machine": platform.platform(), "python": platform.python_version(), "quick": args.quick,
               "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     if args.only in (None, "generate"):
@@ -248,12 +252,10 @@ def main(argv=None) -> int:
         result["rules"] = bench_rules(args.quick)
     if args.only in (None, "rate"):
         result["ratings"] = bench_ratings(args.quick)
-    out_dir = ROOT / "bench" / "results"
-    out_dir.mkdir(exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     text = json.dumps(result, indent=1)
-    (out_dir / f"generate-{stamp}.json").write_text(text)
-    (out_dir / "generate-latest.json").write_text(text)
+    write_result(out_dir / f"generate-{stamp}.json", text)
+    write_result(out_dir / "generate-latest.json", text)
     return 0
 
 

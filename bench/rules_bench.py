@@ -10,7 +10,8 @@ verifies. Engines: HiGHS (``pipeline.solvers.highs``) and, when registered, the 
 (``get_solver("sat")``) and CP-SAT: an engine that does not honour the rule rows yet (its grid
 breaks a rule, or it refuses the model) is printed with a note and timed no further.
 
-Prints a table and writes ``bench/results/rules-<time>.json`` and ``rules-latest.json``.
+Prints a table and writes ``<results-dir>/rules-<time>.json`` and ``rules-latest.json``
+(``--results-dir`` defaults to ``bench/results``).
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.measure import results_dir, write_result  # noqa: E402
 from pipeline.core.build import build_model  # noqa: E402
 from pipeline.core.errors import PipelineError  # noqa: E402
 from pipeline.core.puzzle import parse_puzzle  # noqa: E402
@@ -101,7 +103,9 @@ def bench_engine(engine: str, puzzle, repeats: int) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="one repeat per measurement")
+    parser.add_argument("--results-dir", default=str(ROOT / "bench" / "results"))
     args = parser.parse_args(argv)
+    results = results_dir(parser, args.results_dir)
     repeats = 1 if args.quick else 5
     rows = []
     header = f"{'puzzle':42s} {'Aeq':>6s} {'Aineq':>6s} {'engine':6s} {'solve s':>9s} {'count<=2 s':>10s}  note"
@@ -124,11 +128,9 @@ def main(argv=None) -> int:
                   flush=True)
     out = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "python": platform.python_version(),
            "machine": platform.machine(), "repeats": repeats, "rows": rows}
-    results = ROOT / "bench" / "results"
-    results.mkdir(parents=True, exist_ok=True)
     text = json.dumps(out, indent=1)
-    (results / f"rules-{time.strftime('%Y%m%d-%H%M%S')}.json").write_text(text)
-    (results / "rules-latest.json").write_text(text)
+    write_result(results / f"rules-{time.strftime('%Y%m%d-%H%M%S')}.json", text)
+    write_result(results / "rules-latest.json", text)
     return 0
 
 

@@ -377,7 +377,7 @@ def test_the_iss_collection_bench_runs_from_a_clone_alone(tmp_path):
 
 
 @pytest.mark.parametrize("script", ["run.py", "sat_bench.py", "sat_rules_bench.py", "dfsrules_bench.py",
-                                    "iss_side_by_side.py"])
+                                    "iss_side_by_side.py", "generate_bench.py", "rules_bench.py"])
 def test_a_results_dir_that_is_a_file_is_a_usage_error_before_any_measurement(tmp_path, script):
     """It was a FileExistsError traceback (exit 1) at the very end, after the whole run's measurements."""
     taken = tmp_path / "results.json"
@@ -431,3 +431,18 @@ def test_a_result_write_that_fails_midway_leaves_the_earlier_file_and_no_tempora
     assert path.read_text() == "text\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["latest.json", "new"]
 
+
+def test_every_bench_writes_its_results_through_the_atomic_writer():
+    """run.py, generate_bench.py, rules_bench.py, ... each wrote their results with write_text: in
+    place, not through bench/measure.py's write_result (a temporary file renamed at the end)."""
+    import re
+
+    direct = []
+    for script in sorted((PROJECT / "bench").glob("*.py")):
+        for number, line in enumerate(script.read_text().splitlines(), 1):
+            # a result: a dump of the run's result, a latest file, a file of RESULTS, DOC, SET or the
+            # results folder (a puzzle written into a temporary work folder is no result)
+            if ".write_text(" in line and re.search(r"json\.dumps\((result|found|\{)|latest|RESULTS|DOC\.|SET\."
+                                                     r"|results_dir|out_dir|\(results /|\(out /", line):
+                direct.append(f"{script.name}:{number}: {line.strip()}")
+    assert direct == []
