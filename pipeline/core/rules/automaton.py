@@ -204,10 +204,19 @@ class _Line(AuxRule):
             return []
         return [{"message": f"{self.describe(board)}: no accepting run", "cells": self.cells().tolist()}]
 
+    #: The text on the cell a line is read from (its caption :meth:`legend` follows it): ``nfa``,
+    #: ``re`` (not ``R``: ``R1`` reads as a row).
+    start_label: ClassVar[str] = ""
+
     def glyphs(self, board: Board) -> list[Glyph]:
-        """A coloured line per segment (a circle for a one-cell segment)."""
-        return [Glyph("line", seg, style="line", colour=self.colour) if len(seg) > 1 else
-                Glyph("mark", seg, style="circle", colour=self.colour) for seg in self.segments if seg]
+        """A coloured line per segment (a circle for a one-cell segment), and :attr:`start_label` on
+        the cell the line is read from."""
+        out = [Glyph("line", seg, style="line", colour=self.colour) if len(seg) > 1 else
+               Glyph("mark", seg, style="circle", colour=self.colour) for seg in self.segments if seg]
+        first = next((seg for seg in self.segments if seg), None)
+        if self.start_label and first is not None:
+            out.append(Glyph("mark", first[:1], style="text", label=self.start_label))
+        return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -281,12 +290,7 @@ class Automaton(_Line):
         return f"automaton{label} {cells_text(self.cells(), board)}"
 
     numbered_glyphs: ClassVar[bool] = True   # two automaton lines: nfa1 and nfa2, each with its name in the caption
-
-    def glyphs(self, board: Board) -> list[Glyph]:
-        """The line, and ``nfa`` on the cell it is read from: the caption's :meth:`legend` (the
-        automaton's name, ISS "Arithmetic series") follows that label."""
-        first = next(seg for seg in self.segments if seg)
-        return super().glyphs(board) + [Glyph("mark", first[:1], style="text", label="nfa")]
+    start_label: ClassVar[str] = "nfa"   # the caption's legend (ISS "Arithmetic series") follows it
 
     def number_key(self) -> object:
         """The name: lines of one named automaton share a label (unnamed ones each their own)."""
@@ -406,12 +410,7 @@ class Regex(_Line):
         return f"regex {clip(self.pattern, 30)!r} {cells_text(self.cells(), board)}"
 
     numbered_glyphs: ClassVar[bool] = True   # two regex lines: re1 and re2 (not R1, a row), each with its pattern in the caption
-
-    def glyphs(self, board: Board) -> list[Glyph]:
-        """The line, and ``re`` on the cell it is read from: the caption's :meth:`legend` (the
-        pattern) follows that label."""
-        first = next(seg for seg in self.segments if seg)
-        return super().glyphs(board) + [Glyph("mark", first[:1], style="text", label="re")]
+    start_label: ClassVar[str] = "re"   # the caption's legend (the pattern) follows it
 
     def legend(self, board: Board) -> str:
         """The pattern, as the caption shows it (clipped to 60 characters)."""
