@@ -589,7 +589,7 @@ def read(path: str | os.PathLike) -> ModelData:
     encoding = meta["clue_encoding"]
     n_cells = conv.n_vars
     tokens = cnf_file.tokens
-    in_units = np.ones(int((tokens == 0).sum()), dtype=bool)   # the unit rows' and bounds' clauses
+    in_units = np.ones(cnf_file.n_clauses, dtype=bool)   # the unit rows' and bounds' clauses (read_cnf counted them)
     rule_facts = cnf_file.facts.get("rule_rows")
     if rule_facts:
         first, count = int(rule_facts["first_clause"]), int(rule_facts["clauses"])

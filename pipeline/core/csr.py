@@ -233,5 +233,5 @@ def _rows_view(matrix: sp.csr_matrix, data: np.ndarray, indices: np.ndarray, ind
 
     view = sp.csr_matrix((indptr.size - 1, matrix.shape[1]), dtype=data.dtype)
     view.data, view.indices, view.indptr = data, indices, indptr
-    view.has_sorted_indices = True   # rows of a model's matrix are sorted: no sort, no copy
+    view.has_sorted_indices = matrix.has_sorted_indices   # as its matrix (a rule row built unsorted stays so)
     return view

@@ -24,15 +24,13 @@ back as ``ChaosConstruction`` followed by its clues over ``CC`` cells.
 """
 from __future__ import annotations
 
-import re
 from typing import Callable
 
-from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+from pipeline.core.iss_table import CHAOS_CELL, READERS, WRITERS, IssArgError, IssGrid
 from pipeline.core.errors import clip
 
 __all__ = ["READERS_CHAOS", "WRITERS_CHAOS", "region_cell"]
 
-_CC = re.compile(r"[Cc][Cc]([0-9]+)")
 
 
 def region_cell(token: str, grid: IssGrid) -> str:
@@ -50,7 +48,7 @@ def region_cell(token: str, grid: IssGrid) -> str:
     -------
     str
     """
-    m = _CC.fullmatch(token)
+    m = CHAOS_CELL.fullmatch(token)
     if m is None:
         return grid.cell(token)
     k = int(m.group(1))
@@ -129,7 +127,7 @@ def _read_arrow(args: list[str], grid: IssGrid) -> list[dict]:
 
 def _region_tokens(tokens: list[str]) -> bool:
     """Are these region cells (all of them)? A mix of region and grid cells is refused."""
-    cc = [bool(_CC.fullmatch(t)) for t in tokens]
+    cc = [bool(CHAOS_CELL.fullmatch(t)) for t in tokens]
     if any(cc) and not all(cc):
         raise IssArgError("mixes region cells (CC) and grid cells")
     return bool(cc) and all(cc)

@@ -32,7 +32,8 @@ __all__ = ["IssArgError", "IssGrid", "READERS", "WRITERS", "ISS_TYPES", "MAX_ISS
 
 #: ISS writes a row or column number in base 17: 1..9, then a..g for 10..16.
 _DIGITS = "123456789abcdefg"
-_CHAOS_CELL = re.compile(r"[Cc][Cc][0-9]+")   # a chaos region cell, pipeline.core.iss_chaos
+#: A chaos construction's region cell (``CC11``), the one pattern :mod:`pipeline.core.iss_chaos` reads too.
+CHAOS_CELL = re.compile(r"[Cc][Cc]([0-9]+)")
 
 
 class IssArgError(ValueError):
@@ -103,7 +104,7 @@ class IssGrid:
             r, c = _DIGITS.find(token[1].lower()), _DIGITS.find(token[3].lower())
             if 0 <= r < self.rows and 0 <= c < self.cols:
                 return r, c
-        if _CHAOS_CELL.fullmatch(token):   # ISS's chaos construction lane: only chaos clues take it
+        if CHAOS_CELL.fullmatch(token):   # ISS's chaos construction lane: only chaos clues take it
             raise IssArgError(f"{clip(token)!r} is a chaos construction region cell (CC), which only the chaos "
                               f"clues (ChaosCount, ChaosArrow, SameValues, AllDifferent, CountDistinct) take")
         if self.extra and iss_extra_name(token, self.extra) is not None:
