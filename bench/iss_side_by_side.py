@@ -5,7 +5,8 @@ published-killer target: ISS's 14 MATHEMAGIC killers, each within ISS's time)::
     ISS_DIR=../iss python bench/iss_side_by_side.py --only 'Hailstone|LITTLE_KILLER_SNIPES'
     python bench/iss_side_by_side.py --rounds 3 --time-limit 30          # without ISS: ours alone
 
-For each entry of ``../shared/data/iss/collections.jsonl`` whose name matches ``--only``:
+For each entry of ``../shared/data/iss/collections.jsonl`` (else the clone's vendored copy,
+``tests/data/iss/collections.jsonl``) whose name matches ``--only``:
 
 * **ISS**: its ``SimpleSolver`` counts the entry to 2 in one node process (after one unmeasured
   call), the solver call alone: no process start, no reading; with its guesses and values tried;
@@ -40,10 +41,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.iss_collection import collection_file  # noqa: E402
 from bench.measure import installed_env, results_dir, write_result  # noqa: E402
 
-#: ISS's published puzzles (beside the project, not shipped)
-ISS_COLLECTION = ROOT.parent / "shared" / "data" / "iss" / "collections.jsonl"
+#: ISS's published puzzles: ``../shared``'s beside the project, else the copy vendored in tests/data
+ISS_COLLECTION = collection_file(ROOT)
 #: issue 34: "ISS's Mathemagic killer collection ... Target: all 14, each within ISS's time"
 DEFAULT_ONLY = r"^MATHEMAGIC_KILLERS#"
 
@@ -203,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     results_dir(parser, args.results_dir)
     if not ISS_COLLECTION.is_file():
-        log(f"ISS side by side: {ISS_COLLECTION} is absent (../shared is not beside the project)")
+        log(f"ISS side by side: {ISS_COLLECTION} is absent")
         return 2
     entries = load_entries(args.only)
     if not entries:

@@ -295,6 +295,17 @@ def test_the_rule_section_sets_iss_beside_dfsrules_or_says_why_not(monkeypatch, 
     assert "ISS skipped: ISS_DIR=" in table and "thermo" in table and "0.50x" in table
 
 
+def test_iss_side_by_side_reads_the_vendored_collection_without_shared():
+    """A clone alone (no ../shared beside it) still has the 14 MATHEMAGIC killers to run: the side
+    by side bench takes the same collection file as bench/iss_collection.py."""
+    sys.path.insert(0, str(PROJECT))
+    from bench import iss_collection, iss_side_by_side
+
+    assert iss_side_by_side.ISS_COLLECTION == iss_collection.collection_file(PROJECT)
+    assert iss_side_by_side.ISS_COLLECTION.is_file()
+    assert len(iss_side_by_side.load_entries(iss_side_by_side.DEFAULT_ONLY)) == 14
+
+
 def test_iss_entries_side_by_side_run_ours_alone_without_iss_and_judge_the_answers(monkeypatch, tmp_path, capsys):
     """bench/iss_side_by_side.py without ISS_DIR: the project's whole ``solve`` processes alone, each
     answer judged (verified, unique, and the published solution where there is one), the table
