@@ -44,7 +44,7 @@ if TYPE_CHECKING:   # annotations only: the rules import this module
 
 __all__ = ["GLYPH_KINDS", "Glyph", "cage_loops", "numbered", "rule_glyphs", "rule_numbers", "rule_titles", "touching_colours",
            "CAGE_COLOUR", "CAGE_INSET", "THERMO_COLOUR", "PARITY_COLOUR", "WINDOW_FILL", "EXTRA_FILLS",
-           "LINE_COLOUR", "RING_COLOUR", "OUTSIDE_COLOURS", "DIAGONAL_SHADE", "outside_kind_colours", "outside_layout",
+           "LINE_COLOUR", "RING_COLOUR", "CHAOS_COLOUR", "CHAOS_FILL", "OUTSIDE_COLOURS", "DIAGONAL_SHADE", "outside_kind_colours", "outside_layout",
            "rule_caption", "text_spots"]
 
 #: Every kind of glyph, with the styles each takes ("" = the default).
@@ -60,6 +60,8 @@ WINDOW_FILL = "#dde8f5"               # windoku windows: a pale blue, so grey th
 EXTRA_FILLS = ("#cfe8cf", "#d3e0f5", "#f5e0c4", "#e8d4ee")   # extra regions: touching ones differ
 LINE_COLOUR = "#7a7a7a"               # a line glyph without a colour (and arrows)
 RING_COLOUR = "#444444"               # ring marks: hollow circles
+CHAOS_COLOUR = "#d95f02"              # a chaos construction's region clues (arrows, counted cells)
+CHAOS_FILL = "#fbd3ad"                # ... and the cells whose digit they give
 #: Colours of outside clues when a picture has clues of several kinds outside its grid, with the
 #: word a caption names each by (one kind alone stays black).
 OUTSIDE_COLOURS = (("#000000", "black"), ("#1f5fbf", "blue"), ("#b2182b", "red"), ("#1b7837", "green"),
@@ -366,7 +368,7 @@ def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
     words: list[str] = []
     own = {id(rule): rule.glyphs(board) for rule in rules}
     for rule in rules:
-        if not own[id(rule)]:   # a global rule's title may say more (strict Kropki's colour)
+        if not own[id(rule)] or rule.caption_named:   # a global rule's title may say more (strict Kropki's colour)
             word = type(rule).title([rule]) if rule.global_rule else type(rule).noun or rule.kind
             legend = rule.legend(board)   # what else it asks (a chaos construction's region clues)
             word = f"{word} ({legend})" if legend else word
@@ -387,7 +389,7 @@ def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
     numbers = rule_numbers(rules)
     for rule in rules:   # what a rule's glyphs cannot show, after its label (a pairwise rule's pairs)
         legend = rule.legend(board)
-        if legend and own[id(rule)]:   # a rule without glyphs said it after its name, above
+        if legend and own[id(rule)] and not rule.caption_named:   # a rule without glyphs said it after its name, above
             label = next((g.label for g in own[id(rule)] if g.label), type(rule).noun or rule.kind)
             number = numbers.get(id(rule))
             word = f"{label}{'' if number is None else number}: {legend}"

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.core.glyphs import GLYPH_KINDS, Glyph, cage_loops, rule_glyphs, rule_titles
+from pipeline.core.glyphs import GLYPH_KINDS, Glyph, cage_loops, rule_caption, rule_glyphs, rule_titles
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.rules import RULES
 
@@ -90,7 +90,6 @@ def test_two_same_values_rules_number_their_cages_and_one_keeps_its_plain_mark()
 def test_the_caption_lists_each_pairwise_rules_allowed_pairs_after_its_label():
     """A pairwise rule's line and rings did not say which pairs it allows: its first cell says
     ``P`` (``P1``, ``P2`` with several) and the caption lists the pairs after that label."""
-    from pipeline.core.glyphs import rule_caption
     many = [[a, b] for a in range(1, 10) for b in range(1, 10) if abs(a - b) >= 5]   # 20 pairs
     two = parse_puzzle({"size": 9, "rules": [
         {"rule": "antiknight"},
@@ -137,7 +136,6 @@ def test_a_line_s_non_standard_parameter_is_written_on_its_first_cell():
 def test_the_caption_names_rules_whose_extra_cells_the_picture_leaves_out():
     # ISS 'Dutch-pelgänger': whispers through the doppelganger cells (DGC2, DGR6, ...) lie wholly
     # off the canvas and vanished from the picture without a word
-    from pipeline.core.glyphs import rule_caption
     puzzle = parse_puzzle(".Shape~9x9~0-9.Doppelganger.Whisper~4~R9C4~R8C5~R7C6.Whisper~4~DGC2~DGC3~DGC4"
                           ".Whisper~4~DGR6~DGR7~DGR8")
     caption = rule_caption(puzzle.rules, puzzle.board)
@@ -147,7 +145,6 @@ def test_the_caption_names_rules_whose_extra_cells_the_picture_leaves_out():
 
 def test_a_regex_line_shows_where_it_is_read_from_and_its_pattern_in_the_caption():
     # the pattern (ISS 'Easy as a Quattroquadri': [124578]*3.* and two more) was in no picture
-    from pipeline.core.glyphs import rule_caption
     puzzle = parse_puzzle("0" * 81, rules=[
         {"rule": "regex", "pattern": "[1-4]*3.*", "cells": ["r1c3", "r1c2", "r1c1"]},
         {"rule": "regex", "pattern": "9.*", "cells": ["r2c1", "r2c2"]}])
@@ -167,7 +164,6 @@ def test_outside_labels_of_three_characters_are_smaller_so_neighbours_keep_apart
 
 def test_equality_cages_and_same_values_cages_have_distinct_labels_and_the_caption_says_eq_once():
     # both were "=": a puzzle with both did not say which cage is which
-    from pipeline.core.glyphs import rule_caption
     puzzle = parse_puzzle(".EqualityCage~R1C1~R1C2.EqualityCage~R3C2~R3C3.SameValues~2~R5C5~R6C6~R7C7~R8C8")
     labels = {(g.name, g.label) for g in rule_glyphs(puzzle.rules, puzzle.board)}
     assert labels == {("equalitycage", "eq"), ("samevalues", "=")}
@@ -177,7 +173,6 @@ def test_equality_cages_and_same_values_cages_have_distinct_labels_and_the_capti
 def test_an_automaton_line_shows_nfa_where_it_is_read_from_and_its_name_in_the_caption():
     # ISS 'Sequence sudoku': seven NFA lines named "Arithmetic series" drew as plain lines, the
     # rule nowhere; lines of one name share a label, other names and unnamed ones are numbered
-    from pipeline.core.glyphs import rule_caption
 
     def line(cells: list[str], name: str = "") -> dict:
         rule = {"rule": "automaton", "cells": cells, "states": 1, "start": [0], "accept": [0],
@@ -197,11 +192,27 @@ def test_an_automaton_line_shows_nfa_where_it_is_read_from_and_its_name_in_the_c
 
 def test_the_caption_counts_a_chaos_constructions_region_clues_it_does_not_draw():
     # ISS 'Stretching', 'Let there be chaos': the clues were not drawn and the caption said only
-    # "chaos construction"
-    from pipeline.core.glyphs import rule_caption
+    # "chaos construction"; arrows and counts are drawn now, and only the other sorts are tallied
     puzzle = parse_puzzle(".Shape~4x4.NoBoxes.ChaosConstruction.ChaosArrow~R1C1~0~CC1~-~CC1~CC5~CC9"
-                          ".ChaosArrow~R1C2~0~CC2~-~CC2~CC6.ChaosCount~R2C1~0~CC5~CC1~CC2")
-    assert rule_caption(puzzle.rules, puzzle.board) == \
-        "chaos construction (not drawn: 1 chaos count, 2 chaos arrows)"
+                          ".ChaosArrow~R1C2~0~CC2~-~CC2~CC6.ChaosCount~R2C1~0~CC5~CC1~CC2"
+                          ".AllDifferent~CC1~CC16")
+    caption = rule_caption(puzzle.rules, puzzle.board)
+    assert caption.startswith("chaos construction (orange arrows: ")
+    assert caption.endswith("not drawn: 1 different-region set)")
+    assert "chaos arrow" not in caption and "chaos count" not in caption
+
+
+def test_a_chaos_constructions_arrows_and_counts_are_drawn():
+    # 'Chaos Construction: 6x6' drew its 18 arrows as a caption line only
+    puzzle = parse_puzzle(".Shape~4x4.NoBoxes.ChaosConstruction.ChaosArrow~R1C1~0~CC1~-~CC1~CC5~CC9"
+                          ".ChaosArrow~R4C4~1~CC15~CC14.ChaosCount~R2C1~0~CC5~CC1~CC2.ChaosCount~R3C3")
+    glyphs = rule_glyphs(puzzle.rules, puzzle.board)
+    arrows = [g.cells for g in glyphs if g.kind == "line" and g.style == "arrow"]
+    assert arrows == [(0, 4, 8), (14, 13)]                        # the one-cell arm left out
+    assert [g.cells for g in glyphs if g.kind == "mark" and g.style == "ring"] == [(15,)]   # clue off its arrow
+    assert [g.cells for g in glyphs if g.kind == "mark" and g.style == "square"] == [(4,), (10,)]
+    assert [g.cells for g in glyphs if g.kind == "cage"] == [(0, 1, 4)]   # R3C3's default neighbourhood: no outline
+    assert [(g.cells, g.label) for g in glyphs if g.style == "text"] == [((15,), "-1")]
+    assert "not drawn" not in rule_caption(puzzle.rules, puzzle.board)
     bare = parse_puzzle(".Shape~4x4.NoBoxes.ChaosConstruction")
     assert rule_caption(bare.rules, bare.board) == "chaos construction"

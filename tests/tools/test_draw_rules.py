@@ -82,3 +82,21 @@ def test_an_extra_region_on_a_jigsaw_is_hatched_not_filled_over_the_region_colou
         assert not hatched.get_facecolor().any()
     finally:
         plt.close(fig)
+
+
+def test_a_chaos_constructions_arrows_and_counts_are_drawn_not_counted_in_the_caption():
+    # 'Chaos Construction: 6x6' drew an empty grid over "not drawn: 18 chaos arrows"
+    import matplotlib.pyplot as plt
+    puzzle = parse_puzzle(".Shape~6x6.ChaosConstruction.NoBoxes.ChaosArrow~R1C2~0~CC2~CC3~CC4~CC5~CC6"
+                          ".ChaosArrow~R4C2~0~CC20~CC19.ChaosCount~R1C4.AllDifferent~CC1~CC36")
+    fig = draw_grid(puzzle)
+    try:
+        shafts = [a for a in _children(fig, "chaos") if hasattr(a, "get_segments")]
+        assert sum(len(a.get_segments()) for a in shafts) == 4          # two arrows: shaft and head each
+        assert np.allclose(_children(fig, "chaos-circles")[0].get_offsets(), [[1.5, 0.5], [1.5, 3.5]])
+        caption = next(t.get_text() for t in fig.axes[0].texts if t.get_gid() == "caption").replace("\n", " ")
+        assert caption.startswith("chaos construction (")
+        assert "chaos arrow" not in caption and "chaos count" not in caption
+        assert "not drawn: 1 different-region set" in caption
+    finally:
+        plt.close(fig)

@@ -424,6 +424,9 @@ class Rule:
     #: Rules of the kind draw alike (two same-values rules: four "=" cages), so with two or more
     #: each one's glyph labels get its number (:func:`pipeline.core.glyphs.rule_numbers`).
     numbered_glyphs: ClassVar[bool] = False
+    #: The caption names the rule, with its :meth:`legend` in brackets, even when it draws
+    #: glyphs (a chaos construction's drawn region clues say nothing of the regions themselves).
+    caption_named: ClassVar[bool] = False
 
     def number_key(self) -> object:
         """What a numbered rule's number stands for (:attr:`numbered_glyphs`): rules of one kind

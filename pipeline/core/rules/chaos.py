@@ -13,9 +13,10 @@ from typing import Callable, ClassVar, Iterator, Sequence
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.glyphs import CHAOS_COLOUR, CHAOS_FILL, Glyph
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import Board, Rows, check_keys
-from pipeline.core.rules.chaosclues import (KEYS, ChaosClues, clue_blocks, clue_rows, clue_tests,
+from pipeline.core.rules.chaosclues import (KEYS, ChaosClues, active_arms, clue_blocks, clue_rows, clue_tests,
                                             clues_to_dict, parse_clues)
 
 __all__ = ["Chaos", "find_division", "orthogonal_edges"]
@@ -229,11 +230,61 @@ class Chaos(AuxRule):
     def describe(self, board: Board) -> str:
         return "chaos construction"
 
+    caption_named: ClassVar[bool] = True   # "chaos construction" stays in the caption beside the drawn clues
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        """The region clues pictures draw, in :data:`~pipeline.core.glyphs.CHAOS_COLOUR`:
+        an arrow's arms of two or more cells as arrows from its start (a ring on the clue cell
+        when it is not the start); a count's clue cell shaded :data:`~pipeline.core.glyphs.CHAOS_FILL`,
+        its counted cells outlined unless they are the clue cell and its neighbours (ISS's
+        default); ``-1`` on the clue cell of an offset of 1. Same-, different- and
+        distinct-region sets are not drawn (:meth:`legend` tallies them).
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        list of Glyph
+        """
+        n = board.cols
+        out: list[Glyph] = []
+        for clue, arms, offset in self.clues.arrows:
+            drawn = [arm for arm in active_arms(arms) if len(arm) > 1]
+            out += [Glyph("line", arm, style="arrow", colour=CHAOS_COLOUR) for arm in drawn]
+            if not drawn or any(arm[0] != clue for arm in drawn):
+                out.append(Glyph("mark", (clue,), style="ring", colour=CHAOS_COLOUR))
+            if offset:
+                out.append(Glyph("mark", (clue,), style="text", label="-1", colour=CHAOS_COLOUR))
+        for clue, cells, offset in self.clues.counts:
+            out.append(Glyph("mark", (clue,), style="square", colour=CHAOS_FILL))
+            r, c = divmod(clue, n)
+            around = {(r + dr) * n + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                      if 0 <= r + dr < board.rows and 0 <= c + dc < n}
+            if not (cells and cells[0] == clue and set(cells) == around and len(cells) == len(around)):
+                out.append(Glyph("cage", tuple(sorted(set(cells)))))
+            if offset:
+                out.append(Glyph("mark", (clue,), style="text", label="-1", colour=CHAOS_COLOUR))
+        return out
+
     def legend(self, board: Board) -> str:
-        """The region clues the picture leaves out (``not drawn: 9 chaos arrows``): nothing shows
-        them on the grid, and "chaos construction" alone hid them."""
-        tally = self.clues.tally()
-        return f"not drawn: {tally}" if tally else ""
+        """What the drawn region clues mean, and those the picture leaves out (``not drawn: 2
+        same-region sets``): nothing shows them on the grid, and "chaos construction" alone hid
+        them."""
+        words = []
+        if self.clues.arrows:
+            words.append("orange arrows: the circled digit counts the cells from the circle along them that stay "
+                         "in its region")
+        if self.clues.counts:
+            words.append("orange cells: the digit counts the cells around it (or outlined) in its region")
+        if any(offset for _, _, offset in (*self.clues.arrows, *self.clues.counts)):
+            words.append("-1: the start not counted")
+        tally = self.clues.tally(drawn=False)
+        if tally:
+            words.append(f"not drawn: {tally}")
+        return "; ".join(words)
 
     def cells(self) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)

@@ -46,11 +46,13 @@ class ChaosClues:
     def __bool__(self) -> bool:
         return bool(self.counts or self.arrows or self.same or self.different or self.distinct)
 
-    def tally(self) -> str:
+    def tally(self, drawn: bool = True) -> str:
         """How many clues of each sort, as a caption names them (``9 chaos arrows, 1 chaos count``);
-        "" without clues."""
-        sorts = (("chaos count", self.counts), ("chaos arrow", self.arrows), ("same-region set", self.same),
-                 ("different-region set", self.different), ("distinct-region count", self.distinct))
+        "" without clues. ``drawn=False``: only the sorts pictures do not draw (same-region,
+        different-region and distinct-region sets; counts and arrows are drawn)."""
+        sorts = (("chaos count", self.counts if drawn else ()), ("chaos arrow", self.arrows if drawn else ()),
+                 ("same-region set", self.same), ("different-region set", self.different),
+                 ("distinct-region count", self.distinct))
         return ", ".join(f"{len(items)} {noun}{'' if len(items) == 1 else 's'}" for noun, items in sorts if items)
 
     def listed_cells(self) -> int:
