@@ -52,6 +52,10 @@ if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
 
 FORMATS = ("svg", "png", "pdf")
 DIAGONAL_SHADE = ("#000000", 0.08)   # colour, alpha: over region fills, as Sudoku-X always was
+#: Font sizes, in cells, under ``--grid``/``--solution``: small labels (cage sums, text marks),
+#: and the filled digits of cells holding one; the label's box ends above (below) the digit's.
+LABEL_WITH_DIGITS = 0.22
+DIGIT_BY_LABELS = 0.4
 
 
 def load_matplotlib(command: str = "drawing") -> ModuleType:
@@ -495,6 +499,8 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     ax.add_collection(LineCollection(list(edge_segments(h_thick, v_thick)), colors="#000000", linewidths=thick_w, zorder=3,
                                      capstyle="projecting", gid="thick-lines"))
     small = max(5.0, cell_points * (0.24 if n <= 9 else 0.2))
+    if grid is not None:   # small labels keep to their corner, clear of the filled digits (DIGIT_BY_LABELS)
+        small = _true_cell_points(ax, cols + 2 * edge, rows + 2 * edge) * LABEL_WITH_DIGITS
     draw_glyphs(canvas, glyphs, small)
     # a value set: each digit shows its value (0..8, or 1..9 on a 6x6~9 grid of V > N values)
     text = [""] + [str(v) for v in puzzle.values] if puzzle.values is not None else symbol_table(n, symbols)
@@ -504,8 +510,12 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     _stamp(ax, c + 0.5, r + 0.5, clue[r, c], text, big, CLUE_COLOUR, "clues", bold=True)
     if grid is not None:
         grid = np.asarray(grid)
-        r, c = np.nonzero((grid > 0) & (grid <= puzzle.n_values) & (clue == 0) & present)
+        filled = (grid > 0) & (grid <= puzzle.n_values) & (clue == 0) & present
+        labelled = _labelled_cells(glyphs, rows, cols)
+        r, c = np.nonzero(filled & ~labelled)
         _stamp(ax, c + 0.5, r + 0.5, grid[r, c], text, big, FILLED_COLOUR, "filled")
+        r, c = np.nonzero(filled & labelled)   # smaller, between a cage sum above and a text mark below
+        _stamp(ax, c + 0.5, r + 0.5, grid[r, c], text, min(big, _true_cell_points(ax, cols + 2 * edge, rows + 2 * edge) * DIGIT_BY_LABELS), FILLED_COLOUR, "filled")
     if show_candidates:
         filled = clue if grid is None else np.where(clue != 0, clue, grid)
         marks = candidates(puzzle, filled)
@@ -520,6 +530,25 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     if title:
         ax.set_title(title, parse_math=False)
     return fig
+
+
+def _true_cell_points(ax: Axes, width: int, height: int) -> float:
+    """A cell's side in points as the axes lay it out (``width`` x ``height`` cells, equal
+    aspect): the nominal ``cell_points`` counts the whole figure, margins included, so fonts
+    sized by it are about 1.3 times larger against the cells than their factor says."""
+    points = 72.0 / ax.figure.dpi   # the axes' box is in pixels
+    return min(ax.bbox.width * points / width, ax.bbox.height * points / height)
+
+
+def _labelled_cells(glyphs: list, rows: int, cols: int) -> np.ndarray:
+    """``(rows, cols)`` bool: cells holding a small label (a cage's sum in its first cell, a text
+    mark: a sum line's total, a whisper's ``≥k``, a modular line's ``mod k``, an either/or digit),
+    whose filled digits are drawn smaller to stay clear of it."""
+    cells = [min(g.cells) for g in glyphs if g.kind == "cage" and g.label]
+    cells += [c for g in glyphs if g.kind == "mark" and g.style == "text" for c in g.cells]
+    mask = np.zeros(rows * cols, dtype=bool)
+    mask[np.asarray(cells, dtype=np.int64)] = True
+    return mask.reshape(rows, cols)
 
 
 def _stamp(ax: Axes, xs: np.ndarray, ys: np.ndarray, digits: np.ndarray, text: list[str], points: float,
