@@ -9,7 +9,8 @@ row (written by a run that ends so, uninterrupted; a run removes it before it st
 or Ctrl-C, the batch checks the parts, keeps what is there and solves only the missing records;
 ``retry=("time_limit", "error")`` (``--retry``) solves such rows again, with new options.
 
-Columns: ``index`` (0-based record number), ``puzzle`` (the record), ``variant``, ``solution``
+Columns: ``index`` (0-based record number), ``id`` (a table input's ``id`` cell, else null),
+``puzzle`` (the record), ``variant``, ``solution``
 (compact string), ``status`` (optimal | infeasible | error | time_limit | invalid | ...),
 ``n_solutions`` (with ``--count K``: capped at K; pandas reads it as ``Int64``, missing in error
 rows), ``seconds`` (inside the solver calls), ``wall_seconds`` (the record's whole cost in its

@@ -103,7 +103,7 @@ def result_schema() -> pa.Schema:
     """
     import pyarrow as pa  # lazily: the CLI imports batch to build its parser
     schema = pa.schema([
-        ("index", pa.int64()), ("puzzle", pa.string()), ("regions", pa.string()), ("variant", pa.string()),
+        ("index", pa.int64()), ("id", pa.string()), ("puzzle", pa.string()), ("regions", pa.string()), ("variant", pa.string()),
         ("rules", pa.string()),
         ("solution", pa.string()),
         ("status", pa.string()), ("n_solutions", pa.int64()), ("seconds", pa.float64()),
@@ -358,10 +358,10 @@ def read_part_rows(path: Path) -> dict[str, list]:
     return rows
 
 
-def upgrade_parts(out: Path, regions: list) -> int:
+def upgrade_parts(out: Path, regions: list, ids: list | None = None) -> int:
     """Rewrite, in place and atomically, each part of ``out`` written before a result column was
-    added (``regions``), with the column filled from the records, so the output reads whole with
-    every column (pandas takes a directory's schema from its first part: a resumed old output
+    added (``regions``, ``id``), with the column filled from the records, so the output reads whole
+    with every column (pandas takes a directory's schema from its first part: a resumed old output
     lost ``regions``).
 
     Parameters
@@ -370,6 +370,8 @@ def upgrade_parts(out: Path, regions: list) -> int:
         The output directory (its parts of this input: the run's plan has checked them).
     regions : list
         Each record's ``regions`` as the input gives them, by index.
+    ids : list, optional
+        Each record's ``id``, by index (None: no record has one).
 
     Returns
     -------
@@ -386,8 +388,11 @@ def upgrade_parts(out: Path, regions: list) -> int:
         meta = json.loads((schema.metadata or {}).get(METADATA_KEY, b"{}"))
         hashes = meta.get("row_hashes")
         rows = read_part_rows(path)
-        given = [regions[int(i)] if 0 <= int(i) < len(regions) else None for i in rows["index"]]
-        rows["regions"] = [r.strip() if isinstance(r, str) and r.strip() else None for r in given]
+        if "regions" not in schema.names:
+            given = [regions[int(i)] if 0 <= int(i) < len(regions) else None for i in rows["index"]]
+            rows["regions"] = [r.strip() if isinstance(r, str) and r.strip() else None for r in given]
+        if "id" not in schema.names and ids is not None:
+            rows["id"] = [ids[int(i)] if 0 <= int(i) < len(ids) else None for i in rows["index"]]
         write_part(out, rows, meta.get("fingerprint"),
                    None if hashes is None else np.array([int(h, 16) for h in hashes], dtype=np.uint64))
         rewritten += 1

@@ -2,7 +2,8 @@
 
 A record is ``(puzzle, regions, variant, rules)``, each ``str`` or ``None`` (``rules``: a JSON
 list of rule entries as in a puzzle document, from a ``rules`` column; a text line may instead
-be a whole puzzle document on one line). Text and CSV input is UTF-8: UTF-16 or UTF-32 is
+be a whole puzzle document on one line); a table's ``id`` column, the record's name, is read
+beside it (:data:`ID_COLUMN`). Text and CSV input is UTF-8: UTF-16 or UTF-32 is
 refused in one line, and a text line holding other bytes is its record's error row naming the
 byte and its offset. Its identity for resume is a
 hash per record (:func:`record_hashes`) and one fingerprint of all of them
@@ -41,6 +42,10 @@ __all__ = ["detect_input_format", "read_records", "records_fingerprint", "record
 _UNIT_SEP, _RECORD_SEP = "\x1f", b"\x1e"
 #: The input columns a record is read from (any others are ignored).
 RECORD_COLUMNS = ("puzzle", "regions", "variant", "rules")
+#: The input column of a record's name, carried as it is to the output's ``id`` column (text; an
+#: integer column of a Parquet input as its digits). Not part of a record's identity for resume
+#: (:func:`record_hashes`): it labels the record, it does not change what is solved.
+ID_COLUMN = "id"
 _BOM = "\ufeff"
 #: Byte-order marks of text batch does not read, longest first (UTF-32 LE starts as UTF-16 LE's).
 _OTHER_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
@@ -70,25 +75,29 @@ def _text_or_none(value) -> str | None:
     """A cell of an input table as text; empty strings, None and NaN mean "not given"."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
+    if isinstance(value, float) and value.is_integer():   # an integer id column with a null reads as float64
+        return str(int(value))
     text = str(value).strip()
     return text or None
 
 
 def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
-    """Records of an input file: ``{"puzzle": [...], "regions": [...], "variant": [...], "rules": [...]}``.
+    """Records of an input file: ``{"puzzle": [...], "regions": [...], "variant": [...], "rules": [...], "id": [...]}``.
 
     Parameters
     ----------
     path : str or Path
         Text (one puzzle per line, or one puzzle document as JSON on one line; blank lines and
         ``#`` comments are not records), CSV/TSV or Parquet (a ``puzzle`` column, optional
-        ``regions``, ``variant`` and ``rules``, a JSON list of rule entries; others ignored).
+        ``regions``, ``variant`` and ``rules``, a JSON list of rule entries, and ``id``, the
+        record's name, text or a Parquet integer column; others ignored).
     fmt : {"auto", "text", "csv", "parquet"}
 
     Returns
     -------
     dict of str to list
-        Values are ``str`` or ``None`` (plain lists: pandas would turn missing text into NaN).
+        Values are ``str`` or ``None`` (plain lists: pandas would turn missing text into NaN);
+        ``id`` is None for every record of a text input or of a table without an ``id`` column.
         A text input also has ``line``: each record's line in the file (1-based; comments and
         blank lines are not records, so a record's index is not its line).
 
@@ -116,7 +125,7 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     if fmt == "text":
         puzzles, numbers = _text_puzzles(path)
         return {"puzzle": puzzles, "regions": [None] * len(puzzles), "variant": [None] * len(puzzles),
-                "rules": [None] * len(puzzles), "line": numbers}
+                "rules": [None] * len(puzzles), "id": [None] * len(puzzles), "line": numbers}
     if fmt not in ("csv", "parquet"):
         raise PipelineError(f"batch: unknown input format {fmt!r}; expected auto, text, csv or parquet")
     import pandas as pd  # only here: text input needs none of its 0.3 s import (batch start-up)
@@ -167,11 +176,11 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
         elif names and all(re.fullmatch(r"Unnamed: \d+", name) for name in names):
             hint = "; its first row is the header, and it names no column: name the puzzles' column 'puzzle'"
         raise PipelineError(f"batch: {str(path)!r} has no 'puzzle' column (columns: {', '.join(names)}){hint}")
-    twice = next((c for c in RECORD_COLUMNS if fmt == "csv" and f"{c}.1" in frame.columns and c in frame.columns), None)
+    twice = next((c for c in (*RECORD_COLUMNS, ID_COLUMN) if fmt == "csv" and f"{c}.1" in frame.columns and c in frame.columns), None)
     if twice is not None:   # pandas renames the second 'puzzle' to 'puzzle.1', and the first was read alone
         raise PipelineError(f"batch: {str(path)!r}: column {twice!r} appears twice in the header; name it once")
     out = {}
-    for column in RECORD_COLUMNS:
+    for column in (*RECORD_COLUMNS, ID_COLUMN):
         values = frame[column].tolist() if column in frame.columns else [None] * len(frame)
         out[column] = [_text_or_none(v) for v in values]
     if fmt == "csv":
@@ -667,6 +676,8 @@ def _check_parquet_columns(path: Path, most: int) -> None:
                                 "a record has one of each")
         kind = schema.field(given).type
         value = kind.value_type if pa.types.is_dictionary(kind) else kind
+        if named[given] == ID_COLUMN and pa.types.is_integer(value):
+            continue   # a numbered collection: its ids are read as their digits
         string_view = getattr(pa.types, "is_string_view", lambda _: False)   # pyarrow 16+
         if not (pa.types.is_string(value) or pa.types.is_large_string(value) or string_view(value)
                 or pa.types.is_null(value)):
@@ -689,7 +700,7 @@ def record_column_names(names: Iterable[object], path: Path) -> dict[str, str]:
     found: dict[str, str] = {}
     for name in names:
         field = str(name).strip().lower()
-        if field not in RECORD_COLUMNS:
+        if field not in RECORD_COLUMNS and field != ID_COLUMN:
             continue
         first = next((given for given, same in found.items() if same == field and given != name), None)
         if first is not None:

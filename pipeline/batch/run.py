@@ -168,7 +168,7 @@ def run_batch(input_path: str | os.PathLike, output: str | os.PathLike, *, strea
     input_path : str or Path
         Puzzles: a text file (one per line, or one puzzle document as JSON per line), CSV/TSV or
         Parquet (column ``puzzle``, optional ``regions``, ``variant`` and ``rules``, a JSON list
-        of rule entries).
+        of rule entries, and ``id``, carried to each row's ``id``).
     output : str or Path
         The output directory; rerun with the same one to resume.
     stream : file, optional
@@ -439,7 +439,7 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
     prepare_output(out, manifest, config.overwrite, retry=bool(config.retry))
     hashes = record_hashes(records)
     planner, present, done, owner, retried = _plan(out, config, records, fingerprint, hashes)
-    upgrade_parts(out, records["regions"])   # this input's older parts: with the columns added since
+    upgrade_parts(out, records["regions"], records.get("id"))   # this input's older parts: with the columns added since
     n_retry = int(retried.size)
     if config.retry:   # which rows these options solve again: first and last index of each run
         manifest["retries"].append({"statuses": list(config.retry), "rows": n_retry, "options": payload,
@@ -451,6 +451,7 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
         write_part(out, {name: [] for name in RESULT_COLUMNS}, fingerprint, hashes[:0])  # an empty table
     puzzles, regions, variants = records["puzzle"], records["regions"], records["variant"]
     rules = records.get("rules") or [None] * n_records
+    ids = records.get("id") or [None] * n_records
     totals = {"run": 0.0, "worker": 0.0, "cpu": 0.0, "parts": 0}
     interrupted = False
     # an error that ends the run (an engine that does not start, a crashed worker, a part that
@@ -487,7 +488,7 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
                         chunk = planner.next()
                         if chunk is None:
                             break
-                        task = [(int(i), puzzles[i], regions[i], variants[i], rules[i]) for i in chunk]
+                        task = [(int(i), puzzles[i], regions[i], variants[i], rules[i], ids[i]) for i in chunk]
                         pending.add(runner.submit(solve_records, task, payload))
                     if not pending:
                         break

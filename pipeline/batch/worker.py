@@ -38,7 +38,7 @@ from pipeline.batch.text import TOO_LARGE, one_line, solver_failure
 
 __all__ = ["RESULT_COLUMNS", "CPU_KEY", "STOPPED_KEY", "Shape", "parse_record", "solve_records"]
 
-RESULT_COLUMNS = ("index", "puzzle", "regions", "variant", "rules", "solution", "status", "n_solutions", "seconds",
+RESULT_COLUMNS = ("index", "id", "puzzle", "regions", "variant", "rules", "solution", "status", "n_solutions", "seconds",
                   "wall_seconds", "nodes", "error")
 #: Whether this process is a pool worker of its own (its whole CPU time is its chunks'):
 #: :func:`count_whole_process` sets it in the process engine's worker set-up.
@@ -305,7 +305,8 @@ def _bulk_candidates(records, options: SolveOptions, rows: list[dict], box) -> t
     """Records the bulk parser may take, by (N, variant); and the others (by position)."""
     fast: dict[tuple, list[int]] = {}
     slow: list[int] = []
-    for k, (_, _, regions, variant, *rules) in enumerate(records):
+    for k, (_, _, regions, variant, *rest) in enumerate(records):
+        rules = rest[:1]   # the record's id, after its rules, changes nothing here
         variant = variant or options.variant or "classic"
         rows[k]["variant"] = variant
         text = rows[k]["puzzle"]
@@ -327,7 +328,7 @@ def group_records(records: list[tuple], options: SolveOptions, rows: list[dict])
     Parameters
     ----------
     records : list of tuple
-        ``(index, puzzle, regions, variant[, rules])`` per record.
+        ``(index, puzzle, regions, variant[, rules[, id]])`` per record.
     options : SolveOptions
         Default variant and box.
     rows : list of dict
@@ -353,7 +354,8 @@ def group_records(records: list[tuple], options: SolveOptions, rows: list[dict])
             else:
                 slow.append(k)  # the general parser names what is wrong
     for k in sorted(slow):
-        _, text, regions, variant, *rules = records[k]
+        _, text, regions, variant, *rest = records[k]
+        rules = rest[:1]   # the record's id, after its rules, changes nothing here
         try:
             puzzle = parse_record(text, regions, variant or options.variant, options.box, *rules)
             if beyond_unit_kernels(puzzle):   # rules or a layout: the rule kernel (rules_shape)
@@ -443,7 +445,7 @@ def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
 
 
 def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[str, list]:
-    """Solve ``[(index, puzzle, regions, variant[, rules]), ...]``; returns the result columns as lists.
+    """Solve ``[(index, puzzle, regions, variant[, rules[, id]]), ...]``; returns the result columns as lists.
 
     Never raises for a bad record: a parse error becomes status ``error`` with the message; a
     failure inside the solver status ``error`` with the exception's first line. ``seconds`` is
@@ -454,7 +456,7 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
     Parameters
     ----------
     records : list of tuple
-        ``(index, puzzle, regions, variant[, rules])`` per record.
+        ``(index, puzzle, regions, variant[, rules[, id]])`` per record.
     options : SolveOptions or dict
         The run's solve options.
     """
@@ -466,10 +468,12 @@ def solve_records(records: list[tuple], options: SolveOptions | dict) -> dict[st
     clock = time.process_time if _WHOLE_PROCESS[0] or threading.active_count() == 1 else time.thread_time
     start, cpu = time.perf_counter(), clock()
     # a jigsaw's regions as its record gave them: the row says what was solved (report draws it)
-    rows: list[dict[str, Any]] = [{"index": int(index), "puzzle": puzzle_as_written(text),
+    # ``id``: the record's name, carried as it is (None without)
+    rows: list[dict[str, Any]] = [{"index": int(index), "id": rest[2] if len(rest) > 2 else None,
+             "puzzle": puzzle_as_written(text),
              "regions": regions.strip() if isinstance(regions, str) and regions.strip() else None, "variant": None,
              "rules": None, "solution": None, "status": None, "n_solutions": None, "seconds": 0.0, "wall_seconds": 0.0,
-             "nodes": 0, "error": None} for index, text, regions, *_ in records]
+             "nodes": 0, "error": None} for index, text, regions, *rest in records]   # rest: variant[, rules[, id]]
     shapes = group_records(records, options, rows)
     bulk = time.perf_counter() - start   # shared by every record of the chunk
     for shape in shapes.values():

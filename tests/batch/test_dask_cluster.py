@@ -12,6 +12,7 @@ reason when dask's CLI or ``distributed`` is missing.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -248,3 +249,24 @@ def test_a_cluster_without_this_project_is_refused_before_anything_is_sent(tmp_p
     assert proc.stderr == (f"error: batch: {expected}: install sudoku-pipeline {__version__} (this client's) in the "
                            "environment of the scheduler and of every worker; nothing was solved\n")
     assert not (tmp_path / "out").exists()
+
+
+def test_ids_reach_every_row_on_a_dask_cluster_and_across_a_resume(cluster, puzzles, tmp_path):
+    """A CSV's ``id`` column is each row's ``id`` (an error row's too) when the chunks are solved
+    by the cluster's workers, and a resume into the same OUT keeps the rows written and their ids."""
+    _, records, refs = puzzles
+    taken = records[:6] + ["12345"] + records[6:9]
+    path = tmp_path / "named.csv"
+    path.write_text("id,puzzle\n" + "".join(f"p{k},{p}\n" for k, p in enumerate(taken)))
+    out = tmp_path / "out"
+    first = _batch(path, out, cluster, "--limit", "4")
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert not (out / "_SUCCESS").exists()
+    second = _batch(path, out, cluster)
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert json.loads((out / "_batch.json").read_text())["last_run"]["already_done"] == 4
+    df = pd.read_parquet(out)
+    assert df["index"].tolist() == list(range(len(taken)))
+    assert df["id"].tolist() == [f"p{k}" for k in range(len(taken))]
+    assert df["status"].tolist() == ["optimal"] * 6 + ["error"] + ["optimal"] * 3
+    assert _workers_that_loaded(cluster, "pipeline.batch") >= 1
