@@ -69,11 +69,12 @@ import numpy as np
 from pipeline.core.errors import DuplicateKey, clip, PuzzleError, json_kind, loads_keys_once
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS, decompress_from_base64
 
-__all__ = ["looks_like_fpuzzles", "fpuzzles_json", "document_from_fpuzzles", "read_fpuzzles", "SUPPORTED", "IGNORED",
-           "DISPLAY_CELL_KEYS", "DISPLAY_ENTRY_KEYS"]
+__all__ = ["looks_like_fpuzzles", "fpuzzles_json", "document_from_fpuzzles", "read_fpuzzles", "no_box_shape",
+           "SUPPORTED", "IGNORED", "DISPLAY_CELL_KEYS", "DISPLAY_ENTRY_KEYS"]
 
 #: f-puzzles' default box shapes by size (rows x columns of a box).
 _BOXES = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 10: (2, 5), 12: (3, 4), 14: (2, 7), 15: (3, 5), 16: (4, 4)}
+
 #: Keys that carry no rule: metadata and the f-puzzles editor's own settings.
 IGNORED = frozenset({"size", "grid", "title", "author", "ruleset", "solution", "highlightConflicts",
                      "disabledlogic", "truecandidatesoptions", "version", "metadata"})
@@ -114,6 +115,23 @@ _LOAD = re.compile(r"^https?://\S*?[?&]load=([^&#]*)", re.I)
 #: The key under which each rule carries the f-puzzles element it came from until
 #: :func:`read_fpuzzles` takes it out (a name no document key can have: it starts with a space).
 _FROM = " from"
+
+
+def no_box_shape(size: int) -> bool:
+    """True when a ``size`` x ``size`` grid has no boxes of at least 2 x 2 cells (a size from 2 that is
+    prime): f-puzzles' importers give such a grid no boxes, so its only houses are its rows and columns.
+
+    dclamage/SudokuSolver (``SudokuSolver/SolverUtility.cs``, ``DefaultRegions``: for prime sizes
+    the default regions "overlap exactly with rows"; ``SudokuSolver/SolverFactory.cs`` starts an
+    f-puzzles import from them and overrides only cells that have a ``region``); SudokuPad's
+    f-puzzles decoder (SudokuPad/sudokutools ``src/fpuzzlesdecoder.js``, ``getRegionShape``: 1 x size
+    for a prime size, so the default region of a cell is its row); and sigh/Interactive-Sudoku-Solver's
+    own grids (``js/cell_geometry.js``, ``boxDimsForSize``: a size of no box shape has no boxes).
+
+    >>> [n for n in range(1, 14) if no_box_shape(n)]
+    [2, 3, 5, 7, 11, 13]
+    """
+    return size >= 2 and all(size % h for h in range(2, math.isqrt(size) + 1))
 
 
 def _payload(text: str) -> str | None:
@@ -457,6 +475,14 @@ def _boxes_of(regions: list, size: int) -> tuple[int, int] | None:
     return None
 
 
+def _lines_of(regions: list, size: int) -> bool:
+    """True when ``regions`` (one id per cell, row-major, each on ``size`` cells) are the rows or
+    the columns of the grid: no houses beyond them (a Latin square)."""
+    ids = np.unique(np.array([str(g) for g in regions]), return_inverse=True)[1].ravel()
+    rows, cols = np.divmod(np.arange(size * size), size)
+    return bool(size >= 2 and (np.unique(ids * size + rows).size == size or np.unique(ids * size + cols).size == size))
+
+
 def _grid_cell(cell: object, r: int, c: int, size: int, where: str) -> tuple[int, object, list[int] | None]:
     """(given digit or 0, region or None, given pencil marks or None) of one grid cell."""
     name = f"grid cell r{r + 1}c{c + 1}"
@@ -577,21 +603,26 @@ def _document(text: str | dict, where: str) -> dict:
     if any(g is not None for g in regions):
         if any(g is None for g in regions):
             # f-puzzles writes 'region' only where a cell left its default box (the numbering
-            # SudokuPad's importer gives the boxes: row-major, 0-based)
-            if size not in _BOXES:
+            # SudokuPad's importer gives the boxes: row-major, 0-based); a grid of no box shape
+            # has its rows as default regions (see no_box_shape)
+            if size not in _BOXES and not no_box_shape(size):
                 raise PuzzleError(f"{where}: some cells have a 'region' and others not, and a {size}x{size} grid "
                                   "has no default boxes")
-            h, w = _BOXES[size]
+            h, w = _BOXES.get(size, (1, size))
             regions = [(k // size // h) * (size // w) + k % size // w if g is None else g
                        for k, g in enumerate(regions)]
         _check_region_sizes(regions, size, where)
         box = _boxes_of(regions, size)
-        if box is None:
+        if _lines_of(regions, size):   # each region a row (a prime size's default) or a column
+            doc["variant"] = "latin"
+        elif box is None:
             doc["regions"] = " ".join(str(g) for g in regions)
         else:   # regions that are the boxes of one shape (a 6x6 of 3x2, any 25x25): boxes, not a jigsaw
             doc["box"] = f"{box[0]}x{box[1]}"
     elif size in _BOXES:
         doc["box"] = f"{_BOXES[size][0]}x{_BOXES[size][1]}"
+    elif no_box_shape(size):   # no boxes: a Latin square plus the given rules (see no_box_shape)
+        doc["variant"] = "latin"
     else:
         raise PuzzleError(f"{where}: a {size}x{size} f-puzzles grid needs regions (no default boxes for {size})")
     rules: list[dict] = []

@@ -7,8 +7,10 @@ rules: ``difference`` and ``ratio`` for ``strictkropki``'s colours, ``xv`` for `
 white dot given beside a white dot of another difference is ``nonconsecutive``, as the reader
 reads it beside dots);
 boxes other than f-puzzles' default for the size and jigsaw regions go in each cell's
-``region``; a windoku's four windows are written as extra regions (the same units). Anything
-else (a Latin square, a layout, a greater-than sign, ``nonconsecutive`` beside Kropki dots,
+``region``; a Latin square has no ``region`` when its size has no box shape (a prime: the
+readers give it no boxes) and each row as its region otherwise; a windoku's four windows are
+written as extra regions (the same units). Anything
+else (a layout, a greater-than sign, ``nonconsecutive`` beside Kropki dots,
 which f-puzzles reads with the dotted pairs exempt) is refused in one line naming it.
 """
 from __future__ import annotations
@@ -19,7 +21,7 @@ import re
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
-from pipeline.core.fpuzzles import _BOXES, LINE_ELEMENTS, diagonal_direction
+from pipeline.core.fpuzzles import _BOXES, LINE_ELEMENTS, diagonal_direction, no_box_shape
 from pipeline.core.lzstring import compress_to_base64
 from pipeline.core.puzzle import Puzzle
 from pipeline.core.rules import window_units
@@ -120,14 +122,20 @@ def fpuzzles_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> dict:
     if not 1 <= n <= 64:
         raise PuzzleError(f"{where}: a {n}x{n} grid is beyond f-puzzles' 64x64")
     spec = puzzle.spec
-    if puzzle.variant not in ("classic", "x", "jigsaw", "jigsaw_x"):
+    if puzzle.variant not in ("classic", "x", "jigsaw", "jigsaw_x", "latin"):
         raise PuzzleError(f"{where}: variant {puzzle.variant!r} has no f-puzzles form (f-puzzles grids have boxes "
                           "or regions)")
     cells: list[list[dict]] = [[{} for _ in range(n)] for _ in range(n)]
     for r, c in zip(*np.nonzero(puzzle.grid)):
         cells[int(r)][int(c)] = {"value": int(puzzle.grid[r, c]), "given": True}
     regions = None
-    if spec.regions and puzzle.regions is not None:
+    if puzzle.variant == "latin":
+        # no boxes: a grid of no box shape is written without regions (f-puzzles' importers give it
+        # none, see no_box_shape); any other size gets each row as a region, as dclamage/SudokuSolver
+        # writes a prime size's (SudokuSolver/SolverFactory.cs: every cell's region), read back as latin
+        if not no_box_shape(n):
+            regions = np.repeat(np.arange(n), n).reshape(n, n)
+    elif spec.regions and puzzle.regions is not None:
         regions = np.unique(np.asarray(puzzle.regions), return_inverse=True)[1].reshape(n, n)
     elif _BOXES.get(n) != (puzzle.h, puzzle.w):
         rows, cols = np.divmod(np.arange(n * n), n)

@@ -145,7 +145,8 @@ def test_empty_unsupported_elements_and_editor_settings_are_ignored():
     ({"size": 4.5, "grid": grid_of(4)}, "'size' must be an integer from 1 to 64, found 4.5"),
     ({"grid": grid_of(9)}, "the f-puzzles puzzle has no 'size' (the grid's side, an integer from 1 to 64)"),
     ({"size": 4, "grid": [[{}] * 4] * 3}, "'grid' must be 4 rows of 4 cells"),
-    ({"size": 7, "grid": grid_of(7)}, "a 7x7 f-puzzles grid needs regions"),
+    # a prime size reads as a Latin square (tests/formats/test_fpuzzles_no_boxes.py); 18 has no default
+    ({"size": 18, "grid": grid_of(18)}, "a 18x18 f-puzzles grid needs regions"),
     ({"size": 4, "grid": grid_of(4), "killercage": [{"value": 3}]}, "killercage[0] has no 'cells'; it has 'value'"),
     ({"size": 4, "grid": grid_of(4), "killercage": [{"cells": ["R1C1"], "value": "x"}]},
      "killercage[0] value 'x' is not a whole number"),
@@ -281,10 +282,10 @@ def test_cells_without_a_region_keep_their_default_box():
     a, b = (document_from_fpuzzles(compress({"size": size, "grid": g})) for g in grids)
     assert a == b and a["regions"].split()[:4] == ["0", "0", "1", "0"]
     assert parse_puzzle(compress({"size": size, "grid": grids[1]})).variant == "jigsaw"
-    with pytest.raises(PuzzleError, match="some cells have a 'region' and others not, and a 7x7 grid has no default"):
-        seven = grid_of(7)
-        seven[0][0]["region"] = 0
-        document_from_fpuzzles(compress({"size": 7, "grid": seven}))
+    with pytest.raises(PuzzleError, match="some cells have a 'region' and others not, and a 18x18 grid has no default"):
+        big = grid_of(18)   # a prime size's default regions are its rows: 18 has none
+        big[0][0]["region"] = 0
+        document_from_fpuzzles(compress({"size": 18, "grid": big}))
 
 
 @pytest.mark.parametrize("box", ["3x2", "2x3", "4x2", "2x4", "4x3", "3x4", "5x2", "5x5"])
