@@ -604,10 +604,17 @@ def matrix_of_rows(source: object, where: str = "puzzle") -> np.ndarray:
                 if isinstance(v, (bool, np.bool_)):
                     raise PuzzleError(f"{where}: row {r}, column {c}: {v} is a bool, not a cell (a number, 0 for "
                                       "an empty one)")
-                if not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(v):
+                if not isinstance(v, (int, float, np.integer, np.floating)):
+                    continue
+                # an int as it is (10**400 is past a float: isfinite raised OverflowError), a float16 as a
+                # float (its abs() > 2**31 overflowed with a RuntimeWarning)
+                v = int(v) if isinstance(v, (int, np.integer)) else float(v)
+                if isinstance(v, float) and not math.isfinite(v):
                     continue
                 if abs(v) > 2**31:
-                    raise PuzzleError(f"{where}: row {r}, column {c}: entry {clip(str(v), 40)} is too large")
+                    shown = clip(str(v), 40) if isinstance(v, float) or abs(v) < 10 ** 40 else \
+                        f"of about {int(v.bit_length() * 0.30103):,} digits"   # (str() stops at 4,300 digits)
+                    raise PuzzleError(f"{where}: row {r}, column {c}: entry {shown} is too large")
                 if not float(v).is_integer():
                     raise PuzzleError(f"{where}: row {r}, column {c}: {v} is not an integer: entries must be integers")
     try:
