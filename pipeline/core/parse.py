@@ -250,6 +250,13 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
     """
     if not isinstance(source, (str, os.PathLike, np.ndarray, list, tuple, dict)) and hasattr(source, "__array__"):
         source = np.asarray(source)   # a DataFrame: the array it holds, not its printed text (as read_puzzle)
+    if isinstance(source, (list, tuple)) and source and all(
+            hasattr(row, "__array__") and not isinstance(row, (np.ndarray, np.generic)) for row in source):
+        source = [np.asarray(row) for row in source]   # rows that are Series: their values, not their printed text
+    if isinstance(source, (list, tuple)) and source and not isinstance(source[0], (list, tuple, np.ndarray)) and any(
+            isinstance(v, (str, np.generic)) for v in source):   # their str() is no grid's text: "np.int64(1)", "('1...'"
+        raise PuzzleError(f"grid: expected text, a file path, an array or a list of rows, found a "
+                          f"{type(source).__name__} of {type(source[0]).__name__}")
     # an array of text ('1e0', '\u0665' in it): read as its text is, as read_puzzle reads it (astype(float) took 1, 5)
     rows = _rows_text(source, "grid") if isinstance(source, (np.ndarray, list, tuple)) else None
     if rows is None and isinstance(source, (list, tuple)) and source and isinstance(source[0], (list, tuple, np.ndarray)):

@@ -574,3 +574,36 @@ def test_parse_grid_refuses_bad_numpy_rows_by_row_and_column():
         parse_grid([np.array([1.5, 2.0]), np.array([2.0, 1.0])])
     with pytest.raises(PuzzleError, match=r"^grid: the grid's rows are of different lengths$"):
         parse_grid([np.array([1, 2]), np.array([2])])
+
+
+def test_parse_grid_reads_rows_that_are_series_by_their_values():
+    pd = pytest.importorskip("pandas")
+    grid = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]])
+    frame = pd.DataFrame(grid)   # its rows as a user takes them: their str() was read ("'dtype:' is not a number")
+    np.testing.assert_array_equal(parse_grid([row for _, row in frame.iterrows()]), grid)
+
+
+@pytest.mark.parametrize("source, kind", [(["1234", "3412", "2143", "4321"], "list of str"),
+                                          (("1...", "....", "....", "...."), "tuple of str"),
+                                          ([np.int64(1)] + [np.int64(0)] * 15, "list of int64")])
+def test_parse_grid_refuses_a_flat_list_whose_text_is_no_grid(source, kind):
+    # their str() was read: "'1234'" is not a number, bad cell "('1...'", 'np.int64(1)' is not a number
+    with pytest.raises(PuzzleError, match=rf"^grid: expected text, a file path, an array or a list of rows, "
+                                          rf"found a {kind}$"):
+        parse_grid(source)
+
+
+@pytest.mark.parametrize("value, shown", [(10 ** 5000, "of about 5,000 digits"), (-10 ** 50, "of about 50 digits")],
+                         ids=["5000 digits", "50 digits"])
+def test_parse_grid_names_a_huge_entry_of_a_row(value, shown):
+    # an int past a float raised OverflowError (math.isfinite), one past 4,300 digits ValueError (its str())
+    with pytest.raises(PuzzleError, match=rf"^grid: row 1, column 1: entry {shown} is too large$"):
+        parse_grid([[value, 0, 0, 0]] + [[0] * 4] * 3)
+
+
+def test_parse_grid_reads_float16_rows_without_an_overflow_warning():
+    grid = np.array([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]])
+    rows = [row.astype(np.float16) for row in np.where(grid == 4, np.nan, grid)]
+    with __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("error")   # abs(v) > 2**31 cast 2**31 to float16: RuntimeWarning
+        np.testing.assert_array_equal(parse_grid(rows), np.where(grid == 4, 0, grid))
