@@ -110,7 +110,9 @@ DISPLAY_ENTRY_KEYS = frozenset({"outlineC", "fontC"})
 #: What a misspelt key most likely meant.
 _MEANT = {"sum": "value", "cells": "cell", "cell": "cells", "line": "lines"}
 _PAYLOAD = re.compile(r"^[A-Za-z0-9+/=\s%-]{16,}$")
-_LINK = re.compile(r"(?:[?&]load=|[?&]puzzle=fpuzzles|/fpuzzles|^fpuzzles)([A-Za-z0-9+/=%\s-]+)")
+# after a path's '/fpuzzles' (sudokupad.app/fpuzzlesN4Ig...) the payload itself: a file path such as
+# 'fpuzzles/puzzle.txt' is no link (its '/puzzle' was read as a payload: "not LZ-string data")
+_LINK = re.compile(r"(?:[?&]load=|[?&]puzzle=fpuzzles)([A-Za-z0-9+/=%\s-]*)|(?:/|^)fpuzzles(N4Ig[A-Za-z0-9+/=%\s-]*)")
 _LOAD = re.compile(r"^https?://\S*?[?&]load=([^&#]*)", re.I)
 #: The key under which each rule carries the f-puzzles element it came from until
 #: :func:`read_fpuzzles` takes it out (a name no document key can have: it starts with a space).
@@ -139,7 +141,7 @@ def _payload(text: str) -> str | None:
     text = text.strip()
     m = _LOAD.search(text) or _LINK.search(text)   # a link's whole load= value: its errors are named
     if m:
-        return m.group(1)
+        return m.group(1) if m.group(1) is not None else m.group(2)
     if text.startswith("N4Ig") and _PAYLOAD.match(text):   # '{"' compressed: every f-puzzles payload
         return text
     return None
@@ -167,11 +169,12 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
     payload = _payload(text)
     if payload is None:
         raise PuzzleError(f"{where}: not an f-puzzles link or payload")
-    # links lose '+' to spaces and may be percent-encoded
-    payload = re.sub(r"\s", "+", unquote(payload)).replace("-", "+")
+    # links lose '+' to spaces and may be percent-encoded; a line break is where a long link was wrapped
+    payload = re.sub(r"\s", "+", re.sub(r"[\r\n]+", "", unquote(payload))).replace("-", "+")
     payload = payload.rstrip("=")
     if not payload:
-        raise PuzzleError(f"{where}: the f-puzzles link's load= holds no puzzle")
+        key = "puzzle=fpuzzles" if re.search(r"[?&]puzzle=fpuzzles", text) else "load="
+        raise PuzzleError(f"{where}: the f-puzzles link's {key} holds no puzzle")
     bad = re.search(r"[^A-Za-z0-9+/]", payload)
     if bad:
         raise PuzzleError(f"{where}: bad character {bad.group()!r} at position {bad.start() + 1} of the f-puzzles "

@@ -704,3 +704,24 @@ def test_f_puzzles_elements_without_its_grid_say_the_grid_is_missing():
     with pytest.raises(PuzzleError) as e:
         parse_puzzle(json.dumps({"size": 6, "bogus": 1}))
     assert "f-puzzles" not in str(e.value)
+
+
+def test_a_puzzle_file_under_a_folder_named_fpuzzles_is_no_link(tmp_path):
+    """'fpuzzles/puzzle.txt' was read as the link payload '/puzzle': "not LZ-string data (first code 3)"."""
+    folder = tmp_path / "fpuzzles"
+    folder.mkdir()
+    (folder / "puzzle.txt").write_text("1234341221434321\n")
+    (tmp_path / "fpuzzlesA.txt").write_text("1234341221434321\n")
+    for path in (folder / "puzzle.txt", tmp_path / "fpuzzlesA.txt"):
+        assert not looks_like_fpuzzles(str(path))
+        assert parse_puzzle(str(path)).grid[0].tolist() == [1, 2, 3, 4]
+    assert not looks_like_fpuzzles("fpuzzles/puzzle.txt") and not looks_like_fpuzzles("fpuzzlesA.txt")
+
+
+def test_a_sudokupad_link_wrapped_over_lines_or_with_no_payload():
+    payload = compress({"size": 4, "grid": grid_of(4)})
+    link = "https://sudokupad.app/?puzzle=fpuzzles" + payload
+    wrapped = link[:50] + "\n" + link[50:70] + "\r\n" + link[70:]   # a long link as a mail or a file wraps it
+    assert parse_puzzle(wrapped).grid.shape == (4, 4)   # the line break was read as a '+': "not JSON"
+    with pytest.raises(PuzzleError, match=r"^puzzle: the f-puzzles link's puzzle=fpuzzles holds no puzzle$"):
+        parse_puzzle("https://sudokupad.app/?puzzle=fpuzzles")   # "a web link the pipeline cannot read"
