@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.extracells import ExtraGroup
 
-__all__ = ["iss_extra_groups", "iss_var_items", "iss_extra_name", "doc_to_iss_extra", "IMPLICIT_GROUPS",
+__all__ = ["iss_extra_groups", "iss_var_items", "iss_extra_name", "iss_extra_ids", "doc_to_iss_extra", "IMPLICIT_GROUPS",
            "doppel_link_rules", "is_doppel_link", "extra_adjacent_pairs"]
 
 #: Groups an ISS constraint declares by itself: the constraint type and its groups' prefixes.
@@ -110,6 +110,28 @@ def iss_extra_name(token: str, prefixes: dict[str, tuple[str, int, int]]) -> str
     if not number or number.startswith("0") or not 1 <= int(number) <= count:
         return None
     return f"{name}{int(number)}"
+
+
+def iss_extra_ids(token: str, prefixes: dict[str, tuple[str, int, int]]) -> str | None:
+    """The ids of the declared extra cells (``'VL1' to 'VL36'``, ``'VC' alone``) whose prefix ``token`` carries
+    when it is none of them (``VL37``, ``VL0``, ``VC1`` of a one-cell ``Var~C``); else None.
+
+    Parameters
+    ----------
+    token : str
+        An ISS cell id that :func:`iss_extra_name` found no cell for.
+    prefixes : dict
+        ISS prefix -> (group name, cells), from :func:`iss_extra_groups`.
+
+    Returns
+    -------
+    str or None
+    """
+    m = re.match(r"^([A-Z]{1,9})([0-9]*)$", token) if prefixes else None
+    if m is None or m.group(1) not in prefixes:
+        return None
+    key, count = m.group(1), prefixes[m.group(1)][1]
+    return f"{key!r} alone (one cell)" if count == 1 else f"{key + '1'!r} to {key + str(count)!r}"
 
 
 def doc_to_iss_extra(name: str, groups: tuple[ExtraGroup, ...], implicit: frozenset[str]) -> str | None:

@@ -25,7 +25,7 @@ import numpy as np
 
 from pipeline.core.errors import clip
 from pipeline.core.iss_detect import ISS_TYPES, MAX_ISS_CHARS, looks_like_iss
-from pipeline.core.iss_extra import doc_to_iss_extra, extra_adjacent_pairs, iss_extra_name
+from pipeline.core.iss_extra import doc_to_iss_extra, extra_adjacent_pairs, iss_extra_ids, iss_extra_name
 
 __all__ = ["IssArgError", "IssGrid", "READERS", "WRITERS", "ISS_TYPES", "MAX_ISS_CHARS", "disjoint_set_rules",
            "iss_cell_id", "looks_like_iss"]
@@ -110,6 +110,9 @@ class IssGrid:
         if self.extra and iss_extra_name(token, self.extra) is not None:
             raise IssArgError(f"{clip(token)!r} is an extra cell (ISS Var), not a cell of the "
                               f"{self.rows}x{self.cols} grid, and this constraint takes grid cells only")
+        ids = iss_extra_ids(token, self.extra)
+        if ids:   # a declared Var's prefix past its cells ('VL37' of 36): "not a cell of the 6x6 grid" hid that
+            raise IssArgError(f"{clip(token)!r} is none of the extra cells (ISS Var) of its prefix: {ids}")
         raise IssArgError(f"{clip(token)!r} is not a cell of the {self.rows}x{self.cols} grid")
 
     def cell(self, token: str) -> str:

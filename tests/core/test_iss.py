@@ -312,3 +312,18 @@ def test_a_refused_cell_id_says_what_kind_of_cell_it_is(text, said):
     with pytest.raises(PuzzleError) as e:
         document_from_iss(text)
     assert said in str(e.value), str(e.value)
+
+
+@pytest.mark.parametrize("text, said", [
+    # a declared Var's prefix past its cells: it said "'VL37' is not a cell of the 6x6 grid"
+    (".Shape~6x6.Var~L~loop~6x6.Thermo~R1C1~VL37", "'VL37' is none of the extra cells (ISS Var) of its prefix: "
+                                                 "'VL1' to 'VL36'"),
+    (".Shape~6x6.Var~L~loop~6x6.Thermo~R1C1~VL01", "'VL01' is none of the extra cells (ISS Var) of its prefix: "
+                                                 "'VL1' to 'VL36'"),
+    (".Shape~6x6.Var~C.Thermo~R1C1~VC1", "'VC1' is none of the extra cells (ISS Var) of its prefix: 'VC' alone "
+                                        "(one cell)"),
+])
+def test_an_extra_cell_id_past_its_var_names_the_var_s_ids(text, said):
+    with pytest.raises(PuzzleError) as e:
+        document_from_iss(text)
+    assert said in str(e.value), str(e.value)
