@@ -170,7 +170,7 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
     if payload is None:
         raise PuzzleError(f"{where}: not an f-puzzles link or payload")
     # links lose '+' to spaces and may be percent-encoded; a line break is where a long link was wrapped
-    payload = re.sub(r"\s", "+", re.sub(r"[\r\n]+", "", unquote(payload))).replace("-", "+")
+    payload = re.sub(r"\s", "+", unquote(re.sub(r"[\r\n]+", "", payload))).replace("-", "+")
     payload = payload.rstrip("=")
     if not payload:
         key = "puzzle=fpuzzles" if re.search(r"[?&]puzzle=fpuzzles", text) else "load="

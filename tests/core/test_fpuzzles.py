@@ -725,3 +725,21 @@ def test_a_sudokupad_link_wrapped_over_lines_or_with_no_payload():
     assert parse_puzzle(wrapped).grid.shape == (4, 4)   # the line break was read as a '+': "not JSON"
     with pytest.raises(PuzzleError, match=r"^puzzle: the f-puzzles link's puzzle=fpuzzles holds no puzzle$"):
         parse_puzzle("https://sudokupad.app/?puzzle=fpuzzles")   # "a web link the pipeline cannot read"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["https://sudokupad.app/?puzzle=fpuzzles", "https://app.crackingthecryptic.com/sudoku/?puzzle="
+                        "fpuzzles", "https://sudokupad.app/fpuzzles", "https://www.f-puzzles.com/?load="]),
+       st.lists(st.integers(0, 10_000), max_size=3), st.sets(st.sampled_from("+/="), max_size=3),
+       st.sampled_from(["", "&setting-nogrid=1", "#top", "\n"]))
+def test_a_link_reads_however_it_is_wrapped_or_encoded(prefix, breaks, encoded, tail):
+    """A link's payload read through line breaks (a wrapped link), percent-encoding and what follows it."""
+    data = {"size": 4, "grid": grid_of(4, givens={(0, 0): 3})}
+    payload = compress(data)
+    for ch in encoded:
+        payload = payload.replace(ch, quote(ch, safe=""))
+    for at in sorted(breaks, reverse=True):
+        at = 4 + at % (len(payload) - 3)   # (a path's fpuzzles takes its N4Ig at once)
+        payload = payload[:at] + "\n" + payload[at:]
+    puzzle = parse_puzzle(prefix + payload + tail)
+    assert puzzle.grid.shape == (4, 4) and puzzle.grid[0, 0] == 3
