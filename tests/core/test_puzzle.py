@@ -607,3 +607,16 @@ def test_parse_grid_reads_float16_rows_without_an_overflow_warning():
     with __import__("warnings").catch_warnings():
         __import__("warnings").simplefilter("error")   # abs(v) > 2**31 cast 2**31 to float16: RuntimeWarning
         np.testing.assert_array_equal(parse_grid(rows), np.where(grid == 4, 0, grid))
+
+
+ROW_KINDS = [list, tuple, np.array, lambda r: np.array(r, dtype=float), lambda r: np.array(r, dtype=object),
+             lambda r: np.array(r, dtype=np.int8), lambda r: np.array([str(v) for v in r])]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 6), st.data())
+def test_parse_grid_reads_rows_of_any_kind_by_their_values(side, data):
+    """Rows of mixed kinds (lists, tuples, numpy rows of ints, floats, objects or text) read as their array."""
+    grid = np.array([[data.draw(st.integers(0, side)) for _ in range(side)] for _ in range(side)])
+    rows = [data.draw(st.sampled_from(ROW_KINDS))(row.tolist()) for row in grid]
+    np.testing.assert_array_equal(parse_grid(rows), grid)
