@@ -86,7 +86,8 @@ def unit_tables(template: Puzzle) -> tuple[list[np.ndarray], np.ndarray, np.ndar
     tables = _UNIT_TABLES.get(key)
     if tables is not None:
         return tables
-    units_all = np.concatenate(families)
+    # no families at all (the raw variant): no units, every cell's list the padding alone
+    units_all = np.concatenate(families) if families else np.zeros((0, template.n), dtype=np.intp)
     n_cells = template.n * template.n
     # every cell's units, gathered without a loop per cell: sort the unit members by cell
     unit_of = np.repeat(np.arange(units_all.shape[0]), units_all.shape[1])

@@ -270,7 +270,7 @@ class Puzzle:
         n = self.n
         spec = self.spec
         cells = np.arange(self.rows * self.cols).reshape(self.rows, self.cols)
-        families = [("row", cells), ("col", cells.T)]
+        families = [("row", cells), ("col", cells.T)] if spec.lines else []
         if spec.boxes:
             # boxes numbered row-major over the grid: (block row, block column, p, q)
             families.append(("box", rect_box_units(self.rows, self.cols, self.h, self.w) if self.is_rect

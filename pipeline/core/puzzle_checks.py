@@ -164,6 +164,9 @@ def _validate_values(p: Puzzle) -> None:
         raise PuzzleError(f"values: {list(values)[:12]} must ascend without repeats")
     if len(values) < p.n:
         raise PuzzleError(f"values: {len(values)} values for a {p.n}x{p.n} grid; a value set has at least {p.n}")
+    if not get_variant(p.variant).lines and len(values) != p.n:   # raw: no unit, so V = N is what is read
+        raise PuzzleError(f"values: variant {p.variant} takes exactly {p.n} values on a {p.n}x{p.n} grid, "
+                          f"found {len(values)}")
 
 
 def _validate_layout(p: Puzzle) -> None:

@@ -56,7 +56,8 @@ class Variant:
     ``boxes``: the ``h x w`` boxes are units (and the ``block`` scheme applies); ``regions``:
     the puzzle carries jigsaw regions (one id per cell) and they are units; ``diagonals``: both
     long diagonals are units; ``extra_units`` adds families of the variant's own (declared in
-    ``extra_families``), built after the standard ones.
+    ``extra_families``), built after the standard ones. ``lines=False``: rows and columns are
+    not units either (``raw``: each cell holds one value and only the rules constrain them).
     """
 
     name: str
@@ -69,10 +70,11 @@ class Variant:
     #: The smallest grid side that is a puzzle of this variant: 4x4 (the smallest grid with
     #: real boxes, 2x2) for the Sudoku family; a Latin square from 2x2. A 1x1 grid never is.
     min_n: int = 4
+    lines: bool = True
 
     def families(self) -> list[str]:
         """Family names of the variant's units in ``A``'s order (after ``cell``)."""
-        names = ["row", "col"]
+        names = ["row", "col"] if self.lines else []
         if self.boxes:
             names.append("box")
         if self.regions:
@@ -188,5 +190,6 @@ for _variant in (
     Variant("jigsaw", "rows, columns and N irregular regions of N cells", regions=True),
     Variant("jigsaw_x", "jigsaw plus both long diagonals", regions=True, diagonals=True),
     Variant("latin", "rows and columns only (Latin square)", min_n=2),
+    Variant("raw", "no units: each cell one value, only the rules apply (ISS's Raw grid)", min_n=2, lines=False),
 ):
     register_variant(_variant)

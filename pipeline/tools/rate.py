@@ -222,6 +222,9 @@ def _refuse_a_rectangle(puzzle: Puzzle) -> None:
     if puzzle.rows != puzzle.cols and puzzle.layout is None:
         raise PuzzleError(f"rate: a {puzzle.rows}x{puzzle.cols} grid has no human-technique steps or rating yet "
                           "(the techniques take units of one length); solve and count take it")
+    if not puzzle.spec.lines and puzzle.layout is None:
+        raise PuzzleError(f"rate: a {puzzle.variant} grid has no rows or columns as units, so no human-technique "
+                          "steps or rating; solve and count take it")
 
 
 class _Rater:

@@ -252,6 +252,8 @@ def rule_from_dict(data: object, board: Board, where: str = "rule") -> Rule:
     if "rule" not in data:
         raise PuzzleError(f"{where}: missing \"rule\" (the rule's kind: one of {', '.join(RULES)})")
     cls = get_rule(data.get("rule"), where)
+    if cls.needs_lines and not board.has_lines:
+        raise PuzzleError(f"{where} ({cls.kind}): needs rows and columns that are units; this grid has none (raw)")
     return cls.from_dict(data, board, f"{where} ({cls.kind})")
 
 

@@ -70,6 +70,12 @@ class Board:
         return extra_count(self.extra)
 
     @property
+    def has_lines(self) -> bool:
+        """True when the rows and the columns are units (every variant but ``raw``)."""
+        names = {family for family, _ in self.unit_families}
+        return "row" in names and "col" in names
+
+    @property
     def n_values(self) -> int:
         """Digits of the variables' last index (``V``: ``n`` unless the value set is larger)."""
         return len(self.values) or self.n
@@ -427,6 +433,9 @@ class Rule:
     #: The caption names the rule, with its :meth:`legend` in brackets, even when it draws
     #: glyphs (a chaos construction's drawn region clues say nothing of the regions themselves).
     caption_named: ClassVar[bool] = False
+    #: Its rows hold only because rows and columns are units (orthogonal neighbours never share
+    #: a digit, a row holds each value once): refused on a board without them (``raw``).
+    needs_lines: ClassVar[bool] = False
 
     def number_key(self) -> object:
         """What a numbered rule's number stands for (:attr:`numbered_glyphs`): rules of one kind

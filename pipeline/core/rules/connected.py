@@ -48,7 +48,7 @@ class ConnectedValues(AuxRule):
 
     Auxiliary columns ``aux_connected_k_r_c_t`` (``t = 1..L``): ``r_c`` is in the region and
     within ``t - 1`` steps of the root inside it; ``L`` is the size, else ``N * |values|`` (each
-    row holds a value once), capped at ``N^2``. Rows: ``connectedroot_k`` (``= 1``, one root),
+    row holds a value once; the whole grid when rows are not units), capped at ``N^2``. Rows: ``connectedroot_k`` (``= 1``, one root),
     ``connectedstep_k_r_c_t`` (``<= 0``, a cell is reached at ``t`` only from itself or a
     neighbour at ``t - 1``), ``connectedkeep_k_r_c_t`` (``<= 0``, layers grow),
     ``connectedall_k_r_c`` (``= 0``, the last layer is the region), ``connectedsize_k``
@@ -126,6 +126,8 @@ class ConnectedValues(AuxRule):
     def _layers(self, board: Board) -> int:
         if self.size:
             return min(self.size, board.n_cells)
+        if not board.has_lines:   # no unit holds a value once: the region may fill the grid
+            return board.n_cells
         return min(board.n * len(self.values), board.n_cells)
 
     def aux_columns(self, board: Board, index: int) -> list[AuxColumns]:

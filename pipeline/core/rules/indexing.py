@@ -41,6 +41,7 @@ class Indexing(Rule):
 
     kind = "indexing"
     families = ("indexing",)
+    needs_lines = True   # the reverse implication holds because a row (column) holds each value once
     description = "indexing: a cell's digit says where in its row (column) its column (row) number goes"
     noun = "indexing cell"
 

@@ -163,6 +163,7 @@ class AntiKing(_Global):
     noun = "anti-king"
     nonzeros_per_variable = 1.0
     families = ("antiking",)
+    needs_lines = True   # 2x2 windows: orthogonal neighbours differ because they share a row or column
     description = "anti-king: no digit repeats a king's move apart"
 
     def windows(self, board: Board) -> tuple[np.ndarray, np.ndarray]:
@@ -242,6 +243,7 @@ class NonConsecutive(_Global):
     noun = "non-consecutive"
     nonzeros_per_variable = 8.0
     families = ("nonconsecutive",)
+    needs_lines = True   # one row per pair and digit pair: neighbours never hold the same digit
     description = "non-consecutive: orthogonal neighbours never differ by 1"
 
     def rows(self, board: Board, index: int) -> list[Rows]:
