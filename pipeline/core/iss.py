@@ -9,8 +9,9 @@ An ISS string is a run of constraints, each a ``.`` then a type and ``~``-separa
   side is read, its values ``1..N`` or a range of at least ``N`` values (``~0-8`` on a 9x9: the
   document's ``"values": "0-8"``, givens and rule digits read as values; ``~9`` on a 6x6: the
   values 1..9, each row, column and box holding each at most once; there ``RegionSize~k`` gives
-  boxes of ``k`` cells and a ``Jigsaw`` pieces of ``k`` cells, as extra regions); a rectangle, a
-  ``Var`` cell or a ``Raw`` grid is refused by name.
+  boxes of ``k`` cells and a ``Jigsaw`` pieces of ``k`` cells, as extra regions); ``~Raw`` (no
+  rows, columns or boxes as units: the ``raw`` variant) on a square grid of ``N`` values, where
+  the types ISS marks REQUIRES_SUDOKU_GRID are refused by name; a ``Var`` cell is refused.
 * ``.~R1C1_5~R2C3_7``: givens (the empty type); ``R4C7_2_4_6_8`` limits a cell to several digits
   (the ``pencilmarks`` rule; a cell limited to exactly the even or odd digits is an ``even`` /
   ``odd`` rule). A cell given twice keeps the digits both allow, as in ISS.
@@ -87,7 +88,14 @@ def _place(item: _Item) -> str:
     return f"constraint {item.number}, {shown!r} at character {item.offset}"
 
 
-def _shape(item: _Item, where: str) -> tuple[int, int, tuple[int, ...]]:
+#: ISS's types that REQUIRE_SUDOKU_GRID (its houses or boxes): invalid on a ``Raw`` grid.
+_SUDOKU_GRID_ONLY = frozenset({
+    "Jigsaw", "NoBoxes", "ChaosConstruction", "RegionSize", "RegionSameValues", "Windoku", "DisjointSets",
+    "AntiKnight", "Doppelganger", "AntiKing", "FullRankTies", "Diagonal", "Indexing", "LittleKiller", "XSum",
+    "Sandwich", "Skyscraper", "HiddenSkyscraper", "NumberedRoom", "FullRank"})
+
+
+def _shape(item: _Item, where: str) -> tuple[int, int, tuple[int, ...], bool]:
     args = item.args
     if not args or len(args) > 3 or not args[0]:
         raise PuzzleError(f"{where}: ISS: Shape needs RxC[~values][~type] ({_place(item)})")
@@ -111,9 +119,13 @@ def _shape(item: _Item, where: str) -> tuple[int, int, tuple[int, ...]]:
     if high - low + 1 < n:   # at least the grid's side (docs/conventions.md, "Value sets")
         raise PuzzleError(f"{where}: ISS: value range {spec!r} on a {rows}x{cols} grid gives {high - low + 1} values; "
                           f"a Sudoku grid needs at least {n} ({_place(item)})")
-    if len(args) > 2 and args[2] != "Sudoku":
+    if len(args) > 2 and args[2] not in ("Sudoku", "Raw"):
         raise PuzzleError(f"{where}: ISS: grid type {clip(args[2])!r} is not supported ({_place(item)})")
-    return rows, cols, tuple(range(low, high + 1))
+    raw = len(args) > 2 and args[2] == "Raw"
+    if raw and (rows != cols or high - low + 1 != n):   # the raw variant: N values on an N x N grid
+        raise PuzzleError(f"{where}: ISS: a Raw grid is read only square with as many values as its side, not "
+                          f"{rows}x{cols} with {high - low + 1} ({_place(item)})")
+    return rows, cols, tuple(range(low, high + 1)), raw
 
 
 def _given(token: str, grid: IssGrid, span: tuple[int, ...] = ()) -> tuple[str, list[int]]:
@@ -267,16 +279,16 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
     if len(text) > MAX_ISS_CHARS:
         raise PuzzleError(f"{where}: ISS string of {len(text):,} characters; at most {MAX_ISS_CHARS:,}")
     items = list(_items(text, where))
-    n, no_boxes, jigsaw, shape_item, region_size = 9, False, None, None, None
+    n, no_boxes, jigsaw, shape_item, region_size, raw = 9, False, None, None, None, False
     rect = (9, 9)   # ISS's rows x cols
     pieces = None   # a grid of more values: jigsaw pieces as extra regions
     span: tuple[int, ...] = tuple(range(1, 10))
     for item in items:   # the grid first: every cell is read against it
         if item.type == "Shape":
-            rows, cols, values = _shape(item, where)
-            if shape_item is not None and (rows, cols, values) != (*rect, span):
+            rows, cols, values, is_raw = _shape(item, where)
+            if shape_item is not None and (rows, cols, values, is_raw) != (*rect, span, raw):
                 raise PuzzleError(f"{where}: ISS: a second Shape disagrees with {clip(shape_item.raw, 30)!r} ({_place(item)})")
-            n, rect, span, shape_item = max(rows, cols), (rows, cols), values, item
+            n, rect, span, shape_item, raw = max(rows, cols), (rows, cols), values, item, is_raw
         elif item.type == "NoBoxes":
             if item.args:
                 raise PuzzleError(f"{where}: ISS: NoBoxes takes no arguments ({_place(item)})")
@@ -287,6 +299,14 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
             region_size = (int(item.args[0]), item)
         elif item.type in _COMPOSITE - _READ_COMPOSITE:
             raise PuzzleError(f"{where}: ISS: unsupported constraint type {item.type!r} ({_place(item)})")
+    if raw:   # no houses: the raw variant, and nothing that needs ISS's Sudoku grid
+        bad = next((item for item in items if item.type in _SUDOKU_GRID_ONLY), None)
+        if bad is not None:
+            raise PuzzleError(f"{where}: ISS: {bad.type} needs a Sudoku grid, not Raw ({_place(bad)})")
+        doc_raw: dict = {"size": n, "variant": "raw"}
+        if span != tuple(range(1, n + 1)):
+            doc_raw["values"] = f"{span[0]}-{span[-1]}"
+        return _read_body(items, doc_raw, [], IssGrid(n, None, span), span, None, where)
     if region_size is not None and region_size[0] == n:
         region_size = None   # the default: boxes and pieces of N cells
     if rect[0] != rect[1]:   # a rectangular grid (pipeline.core.rect): its shape, then the common reading

@@ -40,6 +40,9 @@ def _grid_items(puzzle: Puzzle, where: str) -> list[str]:
             raise PuzzleError(f"{where}: the values {list(puzzle.values)[:10]} have no ISS form (ISS takes 1-V or 0-(V-1))")
         items = [f"Shape~{n}x{n}~0-{v - 1}" if puzzle.values[0] == 0 else f"Shape~{n}x{n}~{v}"]
     spec = puzzle.spec
+    if puzzle.variant == "raw":   # ISS's Raw grid: no houses, N values (the range always written)
+        low = 0 if puzzle.values is not None and puzzle.values[0] == 0 else 1
+        return [f"Shape~{n}x{n}~{low}-{low + n - 1}~Raw"]
     known = {"classic", "latin", "jigsaw", "x", "jigsaw_x"}
     if puzzle.variant not in known or spec.extra_units is not None:
         raise PuzzleError(f"{where}: variant {puzzle.variant!r} has no ISS form")

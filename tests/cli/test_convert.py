@@ -42,8 +42,8 @@ def test_iss_to_json_to_iss_keeps_the_string_as_written(tmp_path):
 
 
 def test_unsupported_type_is_one_line_exit_2(tmp_path):
-    done = run(".Shape~9x9~0-8~Raw", "--to", str(tmp_path / "x.json"))   # a grid without implicit units
-    assert done.returncode == 2 and "grid type 'Raw' is not supported" in done.stderr
+    done = run(".Shape~9x9~0-8~Torus", "--to", str(tmp_path / "x.json"))   # a grid type ISS does not have
+    assert done.returncode == 2 and "grid type 'Torus' is not supported" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.json").exists()
 
 

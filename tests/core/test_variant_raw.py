@@ -9,6 +9,8 @@ import pytest
 
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
+from pipeline.core.iss import document_from_iss
+from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import verify_grid
 from pipeline.solvers import highs, sat
@@ -59,6 +61,26 @@ def test_verify_rejects_nothing_a_raw_grid_allows():
         grid = np.concatenate([np.ravel(_TOP), rng.integers(1, 5, 8)]).reshape(4, 4)
         assert verify_grid(grid, bare).ok
     assert not verify_grid(np.full((4, 4), 2), bare).ok   # a clue changed is still caught
+
+
+def test_iss_raw_reads_and_writes_back():
+    doc = document_from_iss(".Shape~4x4~0-3~Raw.Thermo~R1C1~R1C2.~R2C2_0~R2C3_0")
+    assert doc["variant"] == "raw" and doc["values"] == "0-3"
+    puzzle = parse_puzzle(doc)
+    assert [name for name, _ in puzzle.unit_families()] == []
+    assert iss_from_puzzle(puzzle) == ".Shape~4x4~0-3~Raw.Thermo~R1C1~R1C2.~R2C2_0~R2C3_0"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (".Shape~4x4~1-4~Raw.AntiKing", "ISS: AntiKing needs a Sudoku grid, not Raw (constraint 2"),
+    (".Shape~4x4~1-4~Raw.NoBoxes", "ISS: NoBoxes needs a Sudoku grid, not Raw (constraint 2"),
+    (".Shape~4x4~6~Raw", "ISS: a Raw grid is read only square with as many values as its side, not 4x4 with 6"),
+    (".Shape~4x6~1-6~Raw", "ISS: a Raw grid is read only square with as many values as its side, not 4x6 with 6"),
+])
+def test_iss_raw_refusals_are_one_line(text, message):
+    with pytest.raises(PuzzleError) as caught:
+        document_from_iss(text)
+    assert message in str(caught.value) and "\n" not in str(caught.value)
 
 
 @pytest.mark.parametrize(("doc", "message"), [
