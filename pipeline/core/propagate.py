@@ -79,6 +79,7 @@ def unit_tables(template: Puzzle) -> tuple[list[np.ndarray], np.ndarray, np.ndar
                             "unit need not hold every value): singles and the dfs search do not apply")
     families = [np.asarray(units, dtype=np.intp) for _, units in template.unit_families()]
     digest = hashlib.blake2b(digest_size=16)
+    digest.update(np.asarray([template.n], dtype=np.int64).tobytes())   # no families (raw): the side alone tells
     for units in families:
         digest.update(np.asarray(units.shape, dtype=np.int64).tobytes())
         digest.update(units.tobytes())

@@ -103,3 +103,11 @@ def test_raw_connected_region_may_fill_the_grid():
     puzzle = parse_puzzle(doc)
     solved = highs.solve(build_model(puzzle))
     assert solved.status == "optimal" and verify_grid(solved.grid, puzzle).ok
+
+
+def test_raw_grids_of_two_sizes_do_not_share_unit_tables():
+    """No families at all: the side alone tells a 4x4's tables from a 2x2's (they were one cache entry)."""
+    for doc in ({"size": 4, "variant": "raw", "givens": ["r1c1=2"]}, {"size": 2, "box": "1x2", "variant": "raw"}):
+        puzzle = parse_puzzle(doc)
+        solved = sat.solve(build_model(puzzle))
+        assert solved.status == "optimal" and verify_grid(solved.grid, puzzle).ok
