@@ -36,7 +36,7 @@ from pipeline.batch.config import (DEFAULT_HIGHS_OPTIONS, MAX_CHUNK_SIZE, MAX_WO
     # a TypeError, an OverflowError or highspy's signatures, not one line naming the keyword
     ({"overwrite": "false"}, "overwrite must be True or False, got 'false'"),
     ({"overwrite": 1}, "overwrite must be True or False, got 1"),
-    ({"variant": ["x"]}, "variant must be one of classic, x, jigsaw, jigsaw_x, latin, got ['x']"),
+    ({"variant": ["x"]}, "variant must be one of classic, x, jigsaw, jigsaw_x, latin, raw, got ['x']"),
     ({"highs_options": {1: 2}}, "highs_options: option names are strings, found 1"),
     ({"highs_options": {"presolve": ["on"]}}, "highs_options: HiGHS refuses option presolve=['on']"),
     ({"time_limit": 10 ** 400}, "time_limit must be a positive finite number of seconds, got 100000000000000000000"),

@@ -437,7 +437,7 @@ def test_box_must_tile_the_grid():
 
 def test_unknown_variant_and_missing_file():
     assert puzzle_error("." * 16, variant="samurai") == \
-        "variant: unknown variant 'samurai'; expected one of classic, x, jigsaw, jigsaw_x, latin"
+        "variant: unknown variant 'samurai'; expected one of classic, x, jigsaw, jigsaw_x, latin, raw"
     assert puzzle_error("/no/such/puzzle.txt") == "puzzle: no such file '/no/such/puzzle.txt'"
     # a name with a reader's extension is a missing file even where it is also valid puzzle text
     assert puzzle_error("nonexist.txt") == "puzzle: no such file 'nonexist.txt'"

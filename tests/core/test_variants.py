@@ -14,15 +14,16 @@ REGIONS9 = "".join(str(g) for g in range(9) for _ in range(9))   # rows as regio
 
 
 def test_built_in_variants_and_their_families():
-    assert list(VARIANTS) == ["classic", "x", "jigsaw", "jigsaw_x", "latin"]
+    assert list(VARIANTS) == ["classic", "x", "jigsaw", "jigsaw_x", "latin", "raw"]
     assert get_variant("classic").families() == ["row", "col", "box"]
     assert get_variant("x").families() == ["row", "col", "box", "diag", "anti"]
     assert get_variant("jigsaw").families() == ["row", "col", "region"]
     assert get_variant("jigsaw_x").families() == ["row", "col", "region", "diag", "anti"]
     assert get_variant("latin").families() == ["row", "col"]
+    assert get_variant("raw").families() == []
 
 
-@pytest.mark.parametrize("name", ["classic", "x", "jigsaw", "jigsaw_x", "latin"])
+@pytest.mark.parametrize("name", ["classic", "x", "jigsaw", "jigsaw_x", "latin", "raw"])
 def test_puzzle_units_and_model_rows_follow_the_table(name):
     spec = VARIANT_TABLE[name]
     puzzle = parse_puzzle(EMPTY9, variant=name, regions=REGIONS9 if spec.regions else None)
