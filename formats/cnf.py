@@ -26,9 +26,10 @@ that encoding them again gives the file's clauses literal for literal.
 """
 from __future__ import annotations
 
+import io
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,9 +49,13 @@ from pipeline.core.manifest import (COMMENT_TAG, aux_count, column_names, manife
 from formats.base import Format, ModelData, atomic_open, open_binary, register
 from formats.files import MAX_COUNT_DIGITS, is_count
 from formats.agree import described_model, refuse_disagreement
-from formats.text import MAX_INTEGER_DIGITS, integer_tokens, render_tokens
+from formats.text import INTEGER_CHUNK, MAX_INTEGER_DIGITS, piece_integer_tokens, render_tokens
 
 CNF_TAG = "sudoku-pipeline-cnf:"
+#: Bytes :func:`read_cnf` reads at a time (a piece of the body is cut after a line end).
+CNF_READ_CHUNK = INTEGER_CHUNK
+#: Literals :func:`_clause_ends` looks at a time.
+_ENDS_BLOCK = 1 << 22
 
 
 def _dimacs_text(tokens: np.ndarray) -> bytes:
@@ -214,62 +219,101 @@ def read_cnf(path: str | os.PathLike) -> CnfFile:
         a clause count that differs from the header, or an unterminated last clause.
     """
     where = str(path)
-    # bytes, not text: the text, its body and their bytes held a 354 MB file three times over
-    with open_binary(path, where) as f:
-        try:
-            raw = f.read()
-        except OSError as e:   # a plain file's read error (a gzip stream's damage is its own FormatError)
-            raise FormatError(f"{where}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     meta, facts = {}, {}
     header = None
     body_start = 0
-    pos = 0
-    while pos < len(raw):  # comments and the header come first
-        nl = raw.find(b"\n", pos)
-        nl = len(raw) if nl < 0 else nl
-        line = raw[pos:nl].decode("utf-8", "replace").strip()
-        if line.startswith("c") or not line:
-            if CNF_TAG in line:
-                try:
-                    facts = json.loads(line.split(CNF_TAG, 1)[1])
-                except (ValueError, RecursionError):   # not JSON, nested too deep, an integer of 4,300 digits
-                    raise FormatError(f"{where}: unreadable {CNF_TAG} comment") from None
-            elif COMMENT_TAG in line:
-                meta = parse_comment_line(line) or {}
-            pos = nl + 1
-            continue
-        if line.startswith("p"):
-            parts = line.split()
-            if len(parts) != 4 or parts[1] != "cnf" or not all(is_count(p) for p in parts[2:]):
-                raise FormatError(f"{where}: bad header {shortened(line, 60)!r}; expected 'p cnf <variables> <clauses>' "
-                                  f"(counts of at most {MAX_COUNT_DIGITS} digits)")
-            header = (int(parts[2]), int(parts[3]))
-            body_start = nl + 1
-            break
-        raise FormatError(f"{where}: expected 'p cnf' before the clauses, found {clip(line, 40)!r}")
+    # the comments and the header come first: read a piece at a time until the header's line
+    with open_binary(path, where) as f:
+        raw, pos, done = b"", 0, False
+        while True:
+            nl = raw.find(b"\n", pos)
+            if nl < 0 and not done:
+                more = _read_piece(f, where)
+                done = not more
+                raw, body_start, pos = raw[pos:] + more, body_start + pos, 0
+                continue
+            if pos >= len(raw):
+                break
+            nl = len(raw) if nl < 0 else nl
+            line = raw[pos:nl].decode("utf-8", "replace").strip()
+            if line.startswith("c") or not line:
+                if CNF_TAG in line:
+                    try:
+                        facts = json.loads(line.split(CNF_TAG, 1)[1])
+                    except (ValueError, RecursionError):   # not JSON, nested too deep, an integer of 4,300 digits
+                        raise FormatError(f"{where}: unreadable {CNF_TAG} comment") from None
+                elif COMMENT_TAG in line:
+                    meta = parse_comment_line(line) or {}
+                pos = nl + 1
+                continue
+            if line.startswith("p"):
+                parts = line.split()
+                if len(parts) != 4 or parts[1] != "cnf" or not all(is_count(p) for p in parts[2:]):
+                    raise FormatError(f"{where}: bad header {shortened(line, 60)!r}; expected 'p cnf <variables> "
+                                      f"<clauses>' (counts of at most {MAX_COUNT_DIGITS} digits)")
+                header = (int(parts[2]), int(parts[3]))
+                body_start += nl + 1
+                break
+            raise FormatError(f"{where}: expected 'p cnf' before the clauses, found {clip(line, 40)!r}")
+        del raw
     if header is None:
         raise FormatError(f"{where}: no 'p cnf <variables> <clauses>' header")
-    if raw.find(b"c", body_start) >= 0:  # comment lines between clauses (allowed by some tools)
-        # lines end at "\n" alone, as the tokens' blanks are bytes up to the space
-        raw = b"\n".join(line for line in raw[body_start:].split(b"\n") if not line.lstrip().startswith(b"c"))
-        body_start = 0
-    data = np.frombuffer(raw, np.uint8)[body_start:]
-    del raw
     n_vars, n_clauses = header
-    # literals past the header's count are refused chunk by chunk, so that the rest fit int32
-    tokens = integer_tokens(data,
-                            lambda bad: FormatError(f"{where}: {bad!r} is not an integer literal of at most "
-                                                    f"{MAX_INTEGER_DIGITS} digits"),
-                            most=n_vars,
-                            beyond=lambda largest: FormatError(f"{where}: literal {largest} exceeds the header's "
-                                                               f"{n_vars} variables"))
+    # the body read twice a piece at a time (its tokens counted, then parsed into one array), never
+    # whole: a 354 MB file's text sat beside its 360 MB of literals
+    tokens = piece_integer_tokens(lambda: _body_pieces(path, where, body_start),
+                                  lambda bad: FormatError(f"{where}: {bad!r} is not an integer literal of at most "
+                                                          f"{MAX_INTEGER_DIGITS} digits"),
+                                  most=n_vars,
+                                  beyond=lambda largest: FormatError(f"{where}: literal {largest} exceeds the "
+                                                                     f"header's {n_vars} variables"),
+                                  changed=lambda: FormatError(f"{where}: changed while it was read"))
     if tokens.size and tokens[-1] != 0:
         raise FormatError(f"{where}: truncated: the last clause has no terminating 0")
-    del data   # the text's bytes, no longer needed: a 354 MB file's sat beside its tokens
     found = int((tokens == 0).sum())
     if found != n_clauses:
         raise FormatError(f"{where}: header says {n_clauses} clauses, found {found}")
     return CnfFile(n_vars, n_clauses, tokens, meta, facts)
+
+
+def _read_piece(f: io.BufferedIOBase, where: str) -> bytes:
+    """The next :data:`CNF_READ_CHUNK` bytes of ``f`` (``b""`` at its end); FormatError if it cannot be read."""
+    try:
+        return f.read(CNF_READ_CHUNK)
+    except OSError as e:   # a plain file's read error (a gzip stream's damage is its own FormatError)
+        raise FormatError(f"{where}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+
+
+def _body_pieces(path: str | os.PathLike, where: str, start: int) -> Iterator[np.ndarray]:
+    """The clause lines of a DIMACS file from byte ``start`` on (its body), as ``uint8`` pieces of
+    whole lines, comment lines (allowed between clauses by some tools) left out.
+
+    Parameters
+    ----------
+    path : str or PathLike
+        The file.
+    where : str
+        The file, for messages.
+    start : int
+        The body's first byte.
+    """
+    with open_binary(path, where) as f:
+        f.seek(start)
+        parts: list[bytes] = []
+        while True:
+            more = _read_piece(f, where)
+            cut = more.rfind(b"\n") + 1
+            if more and not cut:    # no line ends yet: a piece holds whole lines
+                parts.append(more)
+                continue
+            text = b"".join(parts + [more[:cut] if more else b""])
+            parts = [more[cut:]] if more else []
+            if b"c" in text:   # lines end at "\n" alone, as the tokens' blanks are bytes up to the space
+                text = b"\n".join(line for line in text.split(b"\n") if not line.lstrip().startswith(b"c"))
+            if text:
+                yield np.frombuffer(text, np.uint8)
+            if not more:
+                return
 
 
 def convention_of(meta: dict, where: str) -> tuple[Convention, np.ndarray | None]:
@@ -530,14 +574,15 @@ def _decoded(tokens: np.ndarray, in_units: np.ndarray, n_cells: int,
     tuple of numpy.ndarray
     """
     index = np.int32 if tokens.size < np.iinfo(np.int32).max else np.int64
-    ends = np.flatnonzero(tokens == 0).astype(index)
+    ends = _clause_ends(tokens, in_units.size, index)
     starts = np.zeros_like(ends)        # no clauses (all clued, reduce): none
     starts[1:] = ends[:-1] + 1
     length = ends - starts
     del ends
     # a clause of cell variables alone (each clause's literals and its 0: no index array per literal)
     if starts.size:
-        bad = (tokens < 0) | (tokens > n_cells)
+        # negative literals are above every cell as unsigned: one mask, not three
+        bad = tokens.view(np.uint32 if tokens.dtype.itemsize == 4 else np.uint64) > n_cells
         is_positive_cells = ~np.logical_or.reduceat(bad, starts)
         del bad
         is_positive_cells &= in_units
@@ -553,10 +598,35 @@ def _decoded(tokens: np.ndarray, in_units: np.ndarray, n_cells: int,
     lb_vars = first_lit[bound_units & (first_lit > 0)]
     ub_vars = -first_lit[bound_units & (first_lit < 0) & (-first_lit <= n_cells)]
     del first_lit, bound_units
-    keep_lit = np.repeat(row_clauses, length + 1)
+    length += 1                                        # with the 0s, in place: no copy of the lengths
+    keep_lit = np.repeat(row_clauses, length)
+    length -= 1
     np.logical_and(keep_lit, tokens, out=keep_lit)     # not the clauses' 0s
     row_lit = tokens[keep_lit] - 1
     return row_lit, length[row_clauses], lb_vars, ub_vars
+
+
+def _clause_ends(tokens: np.ndarray, n_clauses: int, index: type) -> np.ndarray:
+    """Positions of the 0s of ``tokens`` (``n_clauses`` of them, as :func:`read_cnf` counted) as
+    ``index``, found a block of tokens at a time: the whole mask and int64 positions of an empty
+    100x100's 90 M literals were 0.22 GB beside them.
+
+    Parameters
+    ----------
+    tokens : numpy.ndarray
+        The literals.
+    n_clauses : int
+        The 0s among them.
+    index : type
+        The integer dtype of the result.
+    """
+    ends: np.ndarray = np.empty(n_clauses, dtype=index)
+    at = 0
+    for lo in range(0, tokens.size, _ENDS_BLOCK):
+        found = np.flatnonzero(tokens[lo:lo + _ENDS_BLOCK] == 0)
+        ends[at:at + found.size] = found + lo
+        at += found.size
+    return ends
 
 
 def read(path: str | os.PathLike) -> ModelData:

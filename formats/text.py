@@ -18,7 +18,7 @@ One implementation each (no Python loop per value):
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -566,21 +566,49 @@ def integer_tokens(buf: np.ndarray, error: Callable[[str], Exception], chunk: in
     [1, -22, 3, 0]
     """
     edges = list(_blank_cut_chunks(buf, chunk))
+    return piece_integer_tokens(lambda: (buf[start:stop] for start, stop in edges), error, most=most, beyond=beyond)
+
+
+def piece_integer_tokens(pieces: Callable[[], Iterable[np.ndarray]], error: Callable[[str], Exception], *,
+                         most: int | None = None, beyond: Callable[[int], Exception] | None = None,
+                         changed: Callable[[], Exception] | None = None) -> np.ndarray:
+    """:func:`integer_tokens` of text given in pieces (each ending at a blank byte, or the
+    text's end), gone through twice: once to count the tokens, once to parse them into one
+    array. A file read a piece at a time this way never holds its whole text (a 354 MB CNF's
+    text sat beside its 360 MB of literals).
+
+    Parameters
+    ----------
+    pieces : callable
+        ``pieces()`` -> the ``uint8`` pieces in order; called twice, the same pieces each time.
+    error, most, beyond
+        As in :func:`integer_tokens`.
+    changed : callable, optional
+        ``changed()`` -> the exception to raise when a piece holds other tokens the second time
+        (a file rewritten while it is read); default a FormatError saying so.
+
+    Returns
+    -------
+    numpy.ndarray
+        As :func:`integer_tokens`.
+    """
     # tokens counted first (runs of bytes above the blank, as Tokens splits them), so each chunk's
     # values go straight into one array: a list of parts and their concatenation held the
     # tokens twice (1.44 GB for a 354 MB CNF of 90 M literals)
     counts = []
-    for start, stop in edges:
-        solid = buf[start:stop] > BLANK
-        counts.append(int(solid[0]) + int(np.count_nonzero(solid[1:] & ~solid[:-1])))
+    for piece in pieces():
+        solid = piece > BLANK
+        counts.append(int(solid[0]) + int(np.count_nonzero(solid[1:] & ~solid[:-1])) if solid.size else 0)
     narrow = most is not None and most < np.iinfo(np.int32).max
     out = np.empty(sum(counts), dtype=np.int32 if narrow else np.int64)
     at = 0
-    for (start, stop), count in zip(edges, counts):
-        tokens = Tokens(buf[start:stop])
+    for piece, count in zip(pieces(), counts):
+        tokens = Tokens(piece)
         values, bad = tokens.integers()
         if bad >= 0:
             raise error(tokens.text(bad))
+        if values.size != count:
+            raise changed() if changed is not None else FormatError("the text changed while it was read")
         if most is not None and values.size:
             # checked before the values are stored: int32 would wrap a larger one silently
             largest = max(int(values.max()), -int(values.min()))
@@ -588,6 +616,8 @@ def integer_tokens(buf: np.ndarray, error: Callable[[str], Exception], chunk: in
                 raise beyond(largest) if beyond is not None else error(str(largest))
         out[at:at + count] = values
         at += count
+    if at != out.size:
+        raise changed() if changed is not None else FormatError("the text changed while it was read")
     return out
 
 

@@ -126,8 +126,7 @@ def test_read_cnf_holds_the_literals_once(tmp_path, monkeypatch):
     # peaked at 1.44 GB (its text plus the literals' 720 MB twice)
     import tracemalloc
 
-    real = cnf.integer_tokens     # small chunks: their parsing's temporaries stay below the literals'
-    monkeypatch.setattr(cnf, "integer_tokens", lambda buf, error, **kw: real(buf, error, chunk=1 << 14, **kw))
+    monkeypatch.setattr(cnf, "CNF_READ_CHUNK", 1 << 14)   # small pieces: their temporaries stay below the literals'
     path = tmp_path / "m.cnf"
     cnf.write(build_model(parse_puzzle('{"size": 16}')), path)
     size = path.stat().st_size
@@ -138,6 +137,40 @@ def test_read_cnf_holds_the_literals_once(tmp_path, monkeypatch):
     finally:
         tracemalloc.stop()
     assert peak < size + 1.5 * tokens.nbytes, (peak, size, tokens.nbytes)   # size + 2 x the literals before
+
+
+def test_read_cnf_reads_its_text_a_piece_at_a_time(tmp_path, monkeypatch):
+    # the whole text was read into one bytes object beside the literals: an empty 100x100's
+    # 354 MB CNF held both (0.9 GB for check)
+    import tracemalloc
+
+    monkeypatch.setattr(cnf, "CNF_READ_CHUNK", 1 << 14)
+    path = tmp_path / "m.cnf"
+    cnf.write(build_model(parse_puzzle('{"size": 16}')), path)
+    size = path.stat().st_size
+    tracemalloc.start()
+    try:
+        tokens = cnf.read_cnf(path).tokens
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert size > 1 << 20
+    assert peak < tokens.nbytes + size / 2, (peak, size, tokens.nbytes)   # size + the literals before
+
+
+def test_read_cnf_pieces_keep_comments_and_tokens_apart(tmp_path, monkeypatch):
+    # pieces end at a line end: a comment line or a literal is never cut in two
+    monkeypatch.setattr(cnf, "CNF_READ_CHUNK", 5)
+    path = tmp_path / "f.cnf"
+    path.write_bytes(b"c hi\np cnf 12 3\n1 -2 0\nc 3 4 0\n  c x\n11 12\n0\r\n-10 0")
+    got = cnf.read_cnf(path)
+    assert got.tokens.tolist() == [1, -2, 0, 11, 12, 0, -10, 0] and (got.n_vars, got.n_clauses) == (12, 3)
+
+
+def test_clause_ends_block_by_block(monkeypatch):
+    monkeypatch.setattr(cnf, "_ENDS_BLOCK", 3)
+    tokens = np.array([1, 2, 0, 0, 3, 4, 5, 0, -1, 0], dtype=np.int32)
+    assert cnf._clause_ends(tokens, 4, np.int32).tolist() == [2, 3, 7, 9]
 
 
 def test_csv_writes_the_long_form_a_chunk_of_rows_and_names_at_a_time(tmp_path, monkeypatch):
