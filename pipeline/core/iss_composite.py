@@ -9,8 +9,12 @@ whose branches are lists of plain constraints (read into one ``anyof`` rule,
 * ``Replicate`` is a reading-time expansion: its children are a template, copied once per target
   cell, every cell argument shifted by the target's offset from the origin (``R1C1`` by default).
   Targets are ISS's bitset, base64url 6-bit words, bit ``i`` (least significant first) the cell
-  ``origin + i`` in row-major order. A target off the grid (ISS's ``Var`` cells) or a shifted
-  cell off the grid is refused, as ISS refuses it ("Shifted cell is out of bounds");
+  ``origin + i`` in ISS's cell index order. The origin may be an extra cell (ISS ``Var``, ``VL1``):
+  a var group's cells follow each other in that order and lie in rows of the group's width (ISS's
+  cell graph), so its targets and shifts are counted inside the group. As ISS refuses them: a
+  target outside the origin's group (off the grid, past the var group), a template cell in
+  another group than the origin's ("All Replicate cells/constraints must be in the same cell
+  group"), and a shifted cell off its group ("Shifted cell is out of bounds");
 * an ``Or`` of one branch is that branch; an ``Or`` with an empty branch always holds and is
   dropped; an ``Or`` of no branch can never hold and is refused; an ``Or`` inside a branch of an
   ``Or`` is refused (no entry needs it).
@@ -25,6 +29,7 @@ import re
 from typing import Any, Callable, NamedTuple
 
 from pipeline.core.errors import clip, PuzzleError
+from pipeline.core.iss_extra import iss_extra_id, iss_extra_place
 from pipeline.core.iss_table import WRITERS, IssArgError, IssGrid, iss_cell_id
 
 __all__ = ["OrGroup", "expand_composites", "replicate_targets", "write_anyof"]
@@ -51,6 +56,23 @@ class _Node(NamedTuple):
     children: list
 
 
+class _Place(NamedTuple):
+    """A cell in ISS's cell graph: its group (``""`` the grid, else a var prefix ``VL``) and its
+    0-based row and column in the group (a var group's rows as wide as its columns)."""
+
+    group: str
+    row: int
+    col: int
+
+
+def _offsets(bitset: str) -> list[int]:
+    """The set bits of ISS's base64url bitset (6-bit words, least significant bit first)."""
+    bad = next((ch for ch in bitset if ch not in _B64), None)
+    if bad is not None:
+        raise IssArgError(f"bitset {clip(bitset)!r}: {bad!r} is not a base64url character")
+    return [6 * w + bit for w, ch in enumerate(bitset) for bit in range(6) if _B64.index(ch) >> bit & 1]
+
+
 def replicate_targets(bitset: str, origin: tuple[int, int], n: int) -> list[tuple[int, int]]:
     """0-based ``(row, col)`` of a ``Replicate``'s targets on an ``n x n`` grid.
 
@@ -72,35 +94,74 @@ def replicate_targets(bitset: str, origin: tuple[int, int], n: int) -> list[tupl
     IssArgError
         A character outside base64url, or a target past the grid's last cell.
     """
-    bad = next((ch for ch in bitset if ch not in _B64), None)
-    if bad is not None:
-        raise IssArgError(f"bitset {clip(bitset)!r}: {bad!r} is not a base64url character")
     first = origin[0] * n + origin[1]
-    found = [first + 6 * w + bit for w, ch in enumerate(bitset) for bit in range(6) if _B64.index(ch) >> bit & 1]
+    found = [first + i for i in _offsets(bitset)]
     if found and found[-1] >= n * n:
         raise IssArgError(f"target {found[-1] - first} past the origin is off the {n}x{n} grid (cells outside "
                           f"the grid, ISS's Var, are not supported)")
     return [divmod(cell, n) for cell in found]
 
 
-def _shift_arg(arg: str, dr: int, dc: int, grid: IssGrid, given: bool) -> str:
+def _var_shape(group: str, grid: IssGrid) -> tuple[int, int]:
+    """``(cells, cells a row)`` of a var group."""
+    _, count, width = grid.extra[group]
+    return count, width
+
+
+def _place(token: str, grid: IssGrid) -> _Place | None:
+    """The place of a cell id (a grid cell or a declared var cell), or None for any other argument."""
+    if _CELL_ARG.fullmatch(token):
+        return _Place("", *grid.rc(token))
+    found = iss_extra_place(token, grid.extra) if grid.extra else None
+    if found is None:
+        return None
+    width = _var_shape(found[0], grid)[1]
+    return _Place(found[0], *divmod(found[1], width))
+
+
+def _var_targets(bitset: str, origin: _Place, origin_id: str, grid: IssGrid) -> list[_Place]:
+    """The targets of a Replicate whose origin is a var cell: the cells ``origin + i`` of its group."""
+    count, width = _var_shape(origin.group, grid)
+    first = origin.row * width + origin.col
+    found = [first + i for i in _offsets(bitset)]
+    if found and found[-1] >= count:
+        raise IssArgError(f"target {found[-1] - first} past the origin {origin_id} is past the {count} cells of "
+                          f"the var group {origin.group} (ISS: all Replicate cells must be in the same cell group)")
+    return [_Place(origin.group, *divmod(k, width)) for k in found]
+
+
+def _shift_arg(arg: str, origin: _Place, target: _Place, grid: IssGrid, given: bool) -> str:
     head, sep, tail = arg.partition("_") if given else (arg, "", "")
-    if not _CELL_ARG.fullmatch(head):
+    place = _place(head, grid)
+    if place is None:
         return arg
-    r, c = grid.rc(head)
-    if not (0 <= r + dr < grid.n and 0 <= c + dc < grid.n):
-        raise IssArgError(f"{head} shifted by ({dr:+d}, {dc:+d}) is off the {grid.n}x{grid.n} grid "
+    dr, dc = place.row - origin.row, place.col - origin.col
+    if place.group != origin.group:
+        where = f"the var group {origin.group}" if origin.group else "the grid"
+        raise IssArgError(f"{head} is not in {where}, the origin's cell group (ISS: all Replicate constraints "
+                          f"must be in the same cell group)")
+    r, c = target.row + dr, target.col + dc
+    if not origin.group:
+        if not (0 <= r < grid.n and 0 <= c < grid.n):
+            raise IssArgError(f"{head} shifted by ({dr:+d}, {dc:+d}) is off the {grid.n}x{grid.n} grid "
+                              f"(ISS: shifted cell is out of bounds)")
+        return iss_cell_id(r, c) + sep + tail
+    count, width = _var_shape(origin.group, grid)
+    # ISS walks the rows first, then the columns: the cell of the target's column in the new row
+    # must be there too (a group's last row may be short)
+    if not (r >= 0 and 0 <= c < width and r * width + c < count and r * width + target.col < count):
+        raise IssArgError(f"{head} shifted by ({dr:+d}, {dc:+d}) is off the var group {origin.group} "
                           f"(ISS: shifted cell is out of bounds)")
-    return iss_cell_id(r + dr, c + dc) + sep + tail
+    return iss_extra_id(origin.group, r * width + c, grid.extra) + sep + tail
 
 
-def _shifted(node: Any, dr: int, dc: int, grid: IssGrid) -> Any:
+def _shifted(node: Any, origin: _Place, target: _Place, grid: IssGrid) -> Any:
     if isinstance(node, _Node):
         # as ISS's makeShifted: the children move, a composite's own arguments (a nested
         # Replicate's bitset and origin) do not
-        return _Node(node.item, [_shifted(child, dr, dc, grid) for child in node.children])
+        return _Node(node.item, [_shifted(child, origin, target, grid) for child in node.children])
     given = node.type in ("", "Given")
-    return node._replace(args=[_shift_arg(a, dr, dc, grid, given) for a in node.args])
+    return node._replace(args=[_shift_arg(a, origin, target, grid, given) for a in node.args])
 
 
 def _tree(items: list, fail: Callable[[Any, str], PuzzleError]) -> list:
@@ -126,14 +187,18 @@ def _tree(items: list, fail: Callable[[Any, str], PuzzleError]) -> list:
     return root
 
 
-def _targets(node: _Node, grid: IssGrid, fail: Callable[[Any, str], PuzzleError]) -> tuple[tuple[int, int], list]:
+def _targets(node: _Node, grid: IssGrid, fail: Callable[[Any, str], PuzzleError]) -> tuple[_Place, list[_Place]]:
     """A ``Replicate``'s origin and targets (its arguments checked)."""
     args = node.item.args
     if not 1 <= len(args) <= 2:
         raise fail(node.item, "Replicate takes a target bitset and an optional origin cell")
     try:
-        origin = grid.rc(args[1]) if len(args) == 2 and args[1] else (0, 0)
-        return origin, replicate_targets(args[0], origin, grid.n)
+        origin_id = args[1] if len(args) == 2 and args[1] else "R1C1"
+        origin = _place(origin_id, grid) if grid.extra else None   # a var cell (ISS Var), or a grid cell
+        if origin is None or not origin.group:
+            r0, c0 = grid.rc(origin_id)
+            return _Place("", r0, c0), [_Place("", r, c) for r, c in replicate_targets(args[0], (r0, c0), grid.n)]
+        return origin, _var_targets(args[0], origin, origin_id, grid)
     except IssArgError as e:
         raise fail(node.item, f"Replicate: {e}") from None
 
@@ -162,8 +227,8 @@ def _replicate(node: _Node, grid: IssGrid, fail: Callable[[Any, str], PuzzleErro
     origin, targets = _targets(node, grid, fail)
     try:
         out = []
-        for r, c in targets:
-            out += [_shifted(child, r - origin[0], c - origin[1], grid) for child in node.children]
+        for target in targets:
+            out += [_shifted(child, origin, target, grid) for child in node.children]
     except IssArgError as e:
         raise fail(node.item, f"Replicate: {e}") from None
     return out

@@ -15,8 +15,8 @@ from typing import Any, Callable, Iterable
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.extracells import ExtraGroup
 
-__all__ = ["iss_extra_groups", "iss_var_items", "iss_extra_name", "iss_extra_ids", "doc_to_iss_extra", "IMPLICIT_GROUPS",
-           "doppel_link_rules", "is_doppel_link", "extra_adjacent_pairs"]
+__all__ = ["iss_extra_groups", "iss_var_items", "iss_extra_name", "iss_extra_ids", "iss_extra_place", "iss_extra_id",
+           "doc_to_iss_extra", "IMPLICIT_GROUPS", "doppel_link_rules", "is_doppel_link", "extra_adjacent_pairs"]
 
 #: Groups an ISS constraint declares by itself: the constraint type and its groups' prefixes.
 IMPLICIT_GROUPS = {"Doppelganger": ("DGB", "DGC", "DGR")}
@@ -132,6 +132,48 @@ def iss_extra_ids(token: str, prefixes: dict[str, tuple[str, int, int]]) -> str 
         return None
     key, count = m.group(1), prefixes[m.group(1)][1]
     return f"{key!r} alone (one cell)" if count == 1 else f"{key + '1'!r} to {key + str(count)!r}"
+
+
+def iss_extra_place(token: str, prefixes: dict[str, tuple[str, int, int]]) -> tuple[str, int] | None:
+    """``(ISS prefix, 0-based place in its group)`` of an ISS var cell id (``VS3`` -> ``("VS", 2)``),
+    or None when ``token`` is none of the declared cells.
+
+    Parameters
+    ----------
+    token : str
+        An ISS cell id.
+    prefixes : dict
+        ISS prefix -> (group name, cells, cells a row), from :func:`iss_extra_groups`.
+
+    Returns
+    -------
+    tuple or None
+    """
+    if iss_extra_name(token, prefixes) is None:
+        return None
+    m = _ID.match(token)
+    assert m is not None
+    return m.group(1), int(m.group(2) or 1) - 1
+
+
+def iss_extra_id(prefix: str, k: int, prefixes: dict[str, tuple[str, int, int]]) -> str:
+    """The ISS id of the ``k``-th (0-based) cell of the var group ``prefix`` (``VS``, 2 -> ``VS3``;
+    a group of one cell is its prefix).
+
+    Parameters
+    ----------
+    prefix : str
+        The group's ISS prefix (``VS``).
+    k : int
+        0-based place in the group.
+    prefixes : dict
+        ISS prefix -> (group name, cells, cells a row), from :func:`iss_extra_groups`.
+
+    Returns
+    -------
+    str
+    """
+    return prefix if prefixes[prefix][1] == 1 else f"{prefix}{k + 1}"
 
 
 def doc_to_iss_extra(name: str, groups: tuple[ExtraGroup, ...], implicit: frozenset[str]) -> str | None:

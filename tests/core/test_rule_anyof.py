@@ -188,6 +188,40 @@ def test_replicate_shifts_its_template_onto_each_target():
     assert doc["rules"] == [{"rule": "thermo", "cells": ["r2c3", "r3c3"]}]
 
 
+def _same_rules(a: str, b: str) -> None:
+    rules = [sorted(json.dumps(r, sort_keys=True) for r in document_from_iss(t)["rules"]) for t in (a, b)]
+    assert rules[0] == rules[1]
+
+
+def test_replicate_from_a_var_cell_shifts_inside_its_group():
+    # ISS counts the targets from the origin's index, inside its Var group, and shifts the template
+    # in the group's rows (2x3: VL2's neighbour below is VL5)
+    _same_rules(".Shape~4x4.Var~L~loop~2x3.Replicate~D~VL2.~VL2_1_2.Cage~3~VL2~VL5.End",
+                ".Shape~4x4.Var~L~loop~2x3.~VL2_1_2~VL3_1_2.Cage~3~VL2~VL5.Cage~3~VL3~VL6")
+    # a group given by its count lies in rows as wide as the grid: VL5 is below VL1
+    _same_rules(".Shape~4x4.Var~L~~6.Replicate~D~VL1.AllDifferent~VL1~VL5.End",
+                ".Shape~4x4.Var~L~~6.AllDifferent~VL1~VL5.AllDifferent~VL2~VL6")
+    # a published entry's (Nordschleife) loop cells: 81 targets from VL1, each 1 or 2
+    doc = document_from_iss(".Var~L~loop~9x9.Replicate~_____________H~VL1.~VL1_1_2.End")
+    assert doc["rules"] == [{"rule": "pencilmarks", "cells": [f"L{k}" for k in range(1, 82)], "digits": [1, 2]}]
+
+
+@pytest.mark.parametrize("text,words", [
+    # a target past the group's last cell (ISS: not in the origin's cell group)
+    (".Shape~4x4.Var~L~~2x2.Replicate~Q~VL1.~VL1_1.End", "past the 4 cells of the var group VL"),
+    # ISS walks rows first: VL3 + (1, -1) passes the missing cell below VL3 (6 cells, 4 a row)
+    (".Shape~4x4.Var~L~~6.Replicate~D~VL2.AllDifferent~VL2~VL5.End", r"VL5 shifted by \(\+1, -1\) is off the var group VL"),
+    (".Shape~4x4.Var~L~~2x2.Replicate~D~VL1.AllDifferent~VL1~VL2.End", "VL2 shifted by"),
+    # every template cell in the origin's group, as ISS requires
+    (".Shape~4x4.Var~L~~2x2.Replicate~D~VL1.~R1C1_1.End", "R1C1 is not in the var group VL"),
+    (".Shape~4x4.Var~L~~2x2.Replicate~D.~VL1_1.End", "VL1 is not in the grid"),
+])
+def test_replicate_between_cell_groups_is_refused_as_iss_refuses_it(text, words):
+    with pytest.raises(PuzzleError, match=words) as e:
+        document_from_iss(text)
+    assert "\n" not in str(e.value) and "Replicate" in str(e.value)
+
+
 @pytest.mark.parametrize("text,words", [
     (".Shape~4x4.Or.Thermo~R1C1~R1C2", "Or is never closed"),
     (".Shape~4x4.Thermo~R1C1~R1C2.End", "End closes no"),
