@@ -121,13 +121,13 @@ def iss_extra_ids(token: str, prefixes: dict[str, tuple[str, int, int]]) -> str 
     token : str
         An ISS cell id that :func:`iss_extra_name` found no cell for.
     prefixes : dict
-        ISS prefix -> (group name, cells), from :func:`iss_extra_groups`.
+        ISS prefix -> (group name, cells, cells a row), from :func:`iss_extra_groups`.
 
     Returns
     -------
     str or None
     """
-    m = re.match(r"^([A-Z]{1,9})([0-9]*)$", token) if prefixes else None
+    m = _ID.match(token) if prefixes else None
     if m is None or m.group(1) not in prefixes:
         return None
     key, count = m.group(1), prefixes[m.group(1)][1]
