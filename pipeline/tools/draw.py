@@ -511,11 +511,12 @@ def draw_grid(puzzle: Puzzle, grid: np.ndarray | None = None, *, show_candidates
     if grid is not None:
         grid = np.asarray(grid)
         filled = (grid > 0) & (grid <= puzzle.n_values) & (clue == 0) & present
-        labelled = _labelled_cells(glyphs, rows, cols)
-        r, c = np.nonzero(filled & ~labelled)
-        _stamp(ax, c + 0.5, r + 0.5, grid[r, c], text, big, FILLED_COLOUR, "filled")
-        r, c = np.nonzero(filled & labelled)   # smaller, between a cage sum above and a text mark below
-        _stamp(ax, c + 0.5, r + 0.5, grid[r, c], text, min(big, _true_cell_points(ax, cols + 2 * edge, rows + 2 * edge) * DIGIT_BY_LABELS), FILLED_COLOUR, "filled")
+        # when a filled cell holds a label, every filled digit is the smaller size (between a cage sum
+        # above and a text mark below): one size reads evenly, where a few small digits looked misprinted
+        labelled = (filled & _labelled_cells(glyphs, rows, cols)).any()
+        points = min(big, _true_cell_points(ax, cols + 2 * edge, rows + 2 * edge) * DIGIT_BY_LABELS) if labelled else big
+        r, c = np.nonzero(filled)
+        _stamp(ax, c + 0.5, r + 0.5, grid[r, c], text, points, FILLED_COLOUR, "filled")
     if show_candidates:
         filled = clue if grid is None else np.where(clue != 0, clue, grid)
         marks = candidates(puzzle, filled)

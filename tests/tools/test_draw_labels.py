@@ -95,5 +95,9 @@ def test_a_killers_cage_sums_stay_clear_of_its_solution_digits():
         sizes = {c.get_gid(): c.get_paths()[0].get_extents().height for c in fig.axes[0].collections
                  if str(c.get_gid() or "").startswith("filled-")}
         assert sizes   # the digits are drawn
+        # one size for every filled digit: each digit is one collection (a few small digits among
+        # big ones looked misprinted)
+        gids = [c.get_gid() for c in fig.axes[0].collections if str(c.get_gid() or "").startswith("filled-")]
+        assert len(gids) == len(set(gids)) == 9
     finally:
         plt.close(fig)
