@@ -243,7 +243,9 @@ class _Section:
     def parsed(self) -> None:
         """The statements are read: drop the values and signs (a float and two bytes a token),
         keeping what messages need (the classes, the token numbers)."""
-        self.val, self.sign, self.signed = self.val[:0], self.sign[:0], self.signed[:0]
+        # empty arrays of their own: a view ``val[:0]`` kept the whole array alive (an empty
+        # 100x100's 8 M constraint tokens: 80 MB held to the end of the read)
+        self.val, self.sign, self.signed = (np.zeros(0, a.dtype) for a in (self.val, self.sign, self.signed))
 
     def error(self, k: int, message: str) -> FormatError:
         return self.tx.error(int(self.idx[k]) if k < self.idx.size else len(self.tx), message)
@@ -608,7 +610,8 @@ def _parsed(path: Path, where: str) -> ModelData:
     n_cols = len(uniques)
     if meta.get("scheme") is not None and n_cols:
         order = np.argsort(_positions(meta, uniques, where), kind="stable")
-        rank = np.empty(n_cols, np.int64)
+        # int32 ranks make the codes int32 (an empty 100x100's 6 M names: 24 MB less held)
+        rank = np.empty(n_cols, np.int32 if n_cols < np.iinfo(np.int32).max else np.int64)
         rank[order] = np.arange(n_cols)
         codes = rank[codes]
         uniques = uniques[order]

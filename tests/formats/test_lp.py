@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from formats import format_for, lp
 from formats.base import ModelData
+from formats.lp_read import _Section, _Text
 from pipeline.core.build import build_model
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import comment_line, parse_comment_line
@@ -624,3 +625,14 @@ def test_missing_file_and_foreign_names(tmp_path):
     with pytest.raises(FormatError) as e:
         lp.read(path)
     assert str(e.value).startswith(f"{path}: variable name 'x_4_4_5' does not fit scheme ijk/F (4x4, boxes 2x2)")
+
+
+def test_parsed_section_lets_go_of_its_values():
+    # parsed() once kept views val[:0] etc., which held the whole arrays (80 MB for an empty
+    # 100x100's constraints) to the end of the read
+    tx = _Text(np.frombuffer(b" c1: 2 x + 3 y <= 4\n", np.uint8), "t.lp")
+    sec = _Section(tx, 0, len(tx), "expr")
+    assert sec.val.size == len(sec.cls)
+    sec.parsed()
+    for a in (sec.val, sec.sign, sec.signed):
+        assert a.size == 0 and a.base is None
