@@ -22,6 +22,9 @@ at that end: ``R3`` direction 1 is ``r3c0``, direction -1 ``r3c10`` on a 9x9; ``
 * ``CountingCircles~cells`` -> ``countingcircles``.
 * ``ContainAtLeast~d_d~cells`` over the 4 cells of a 2x2 square (1 to 4 values) is ISS's ``Quad``
   -> ``quadruple``; over other cells it is refused (``quadruple`` takes a square only).
+* ``ContainExact~v_v~cells`` -> ``containexact`` (``values`` as listed, repeats kept: each is in
+  the cells exactly as often as listed, other values free; ISS's strict ``RequiredValues``), and
+  written back so.
 
 Values: ISS grids hold ``1..V`` or ``0..V-1`` (``V >= N``), and every clue here reads and writes
 on each: the project's rules follow ISS's semantics on any value set (docs/conventions.md,
@@ -192,7 +195,7 @@ def _write_sandwich(entry: dict, grid: IssGrid) -> list[str]:
     return ["~".join(["Lunchbox", str(entry["sum"]), *_line_cells(line, direction, grid)])]
 
 
-# -- counting circles, ContainAtLeast ----------------------------------------------------------
+# -- counting circles, ContainAtLeast, ContainExact ---------------------------------------------
 def _read_counting_circles(args: list[str], grid: IssGrid) -> list[dict]:
     cells = grid.cells(args)
     return [{"rule": "countingcircles", "cells": cells}]
@@ -214,6 +217,18 @@ def _read_contain_at_least(args: list[str], grid: IssGrid) -> list[dict]:
     return [{"rule": "quadruple", "cells": [f"r{r + 1}c{c + 1}" for r, c in rcs.tolist()], "digits": sorted(values)}]
 
 
+def _read_contain_exact(args: list[str], grid: IssGrid) -> list[dict]:
+    if len(args) < 2:
+        raise IssArgError("expected values and cells (ContainExact~1_2~R1C1~R1C2)")
+    return [{"rule": "containexact", "cells": grid.cells(args[1:]),
+             "values": sorted(_int(v, "value") for v in args[0].split("_"))}]
+
+
+def _write_contain_exact(entry: dict, grid: IssGrid) -> list[str]:
+    return ["~".join(["ContainExact", "_".join(str(v) for v in entry["values"]),
+                      *(grid.to_iss(c) for c in entry["cells"])])]
+
+
 #: ISS type -> reader, merged into :data:`pipeline.core.iss_table.READERS`.
 READERS3: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
     "Skyscraper": _read_double("skyscraper", "count", zero_ok=False),
@@ -224,6 +239,7 @@ READERS3: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
     "Lunchbox": _read_lunchbox,
     "CountingCircles": _read_counting_circles,
     "ContainAtLeast": _read_contain_at_least,
+    "ContainExact": _read_contain_exact,
 }
 
 #: Rule kind -> writer, merged into :data:`pipeline.core.iss_table.WRITERS`.
@@ -234,6 +250,7 @@ WRITERS3: dict[str, Callable[[dict, IssGrid], list[str]]] = {
     "numberedroom": _write_double("NumberedRoom", "digit", zero_ok=True),
     "sandwich": _write_sandwich,
     "countingcircles": _write_counting_circles,
+    "containexact": _write_contain_exact,
 }
 
 READERS.update(READERS3)

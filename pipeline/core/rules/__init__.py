@@ -32,6 +32,7 @@ __all__ += ["GlobalEntropy", "GlobalMod", "AntiTaxicab", "DutchFlatmates", "Dopp
 __all__ += ["LookAndSay", "Rellik", "EqualityCage", "EqualSum", "ValueIndexing"]
 __all__ += ["CountDistinct"]
 __all__ += ["ConnectedValues"]
+__all__ += ["ContainExact"]
 __all__ += ["Arrow", "PillArrow", "DoubleArrow", "Whisper", "Renban", "Palindrome", "Between", "Lockout", "Entropic",
             "Modular", "Zipper", "RegionSum"]
 
@@ -107,6 +108,7 @@ BUILTIN_RULES: tuple[tuple[str, str, str, bool], ...] = (
     ("hiddenskyscraper", "skyscraper", "HiddenSkyscraper", False),
     ("countdistinct", "countdistinct", "CountDistinct", False),
     ("connectedvalues", "connected", "ConnectedValues", False),
+    ("containexact", "contains", "ContainExact", False),
 )
 _CLASS_MODULES = {name: module for _, module, name, _ in BUILTIN_RULES} | {"window_units": "units"}
 

@@ -1,0 +1,144 @@
+"""Cells that hold listed values exactly as often as listed (ISS ``ContainExact``).
+
+ISS's ``ContainExact~v_v_v~cells`` is its ``RequiredValues`` handler, strict: each listed value
+is in the cells exactly as many times as it is listed, and values the list does not name are
+free (with as many values as cells, the cells hold the list and nothing else). ISS's
+``ContainAtLeast`` (at least as often) is read as a :class:`~pipeline.core.rules.quadruple.Quadruple`
+over a 2x2 square.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.core.errors import clip, PuzzleError
+from pipeline.core.parse import whole_number
+from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, parse_cells, value_span
+
+__all__ = ["ContainExact"]
+
+#: Most values one entry may list.
+MAX_VALUES = 4096
+
+
+@dataclass(frozen=True, eq=False)
+class ContainExact(Rule):
+    """Each listed value is in the cells exactly as often as it is listed; other values are free:
+    ``{"rule": "containexact", "cells": [...], "values": [0, 0, 2]}`` (two 0s and one 2; ISS
+    ``ContainExact~0_0_2~cells``).
+
+    Rows ``containexact_k_d`` (``= m``), one per distinct value (digit ``d``) listed ``m`` times:
+    ``sum_c x[c, d]``.
+    """
+
+    cell_list: tuple[int, ...]
+    values: tuple[int, ...]   # the board's values, ascending, repeats kept
+
+    kind = "containexact"
+    families = ("containexact",)
+    description = "contain exactly: each listed value is in the cells exactly as often as listed"
+    noun = "exact-contents region"
+
+    @classmethod
+    def from_dict(cls, data: dict, board: Board, where: str) -> "ContainExact":
+        """The rule of ``{"rule": "containexact", "cells": [...], "values": [...]}``.
+
+        Parameters
+        ----------
+        data : dict
+            The document entry: ``cells`` and ``values`` (a non-empty list of the board's
+            values, repeats counted, no more than there are cells).
+        board : Board
+            The puzzle's board: the cells lie on it, the values are its values.
+        where : str
+            How messages name the entry (``rules[3] (containexact)``).
+
+        Returns
+        -------
+        ContainExact
+        """
+        check_keys(data, {"cells", "values"}, where)
+        cells = parse_cells(data.get("cells"), board, where)
+        raw = data.get("values")
+        if not isinstance(raw, (list, tuple)) or not 1 <= len(raw) <= MAX_VALUES:
+            raise PuzzleError(f"{where}: 'values' must be a non-empty list of values {value_span(board)}, "
+                              f"found {clip(raw, 40)!r}")
+        values = []
+        for value in raw:
+            number = whole_number(value)
+            if number is None or board.index_of([number])[0] < 0:
+                raise PuzzleError(f"{where}: 'values' holds {clip(value)!r}, not one of {value_span(board)}")
+            values.append(int(number))
+        if len(values) > cells.size:
+            raise PuzzleError(f"{where}: lists {len(values)} values for {cells.size} cells")
+        return cls(tuple(int(c) for c in cells), tuple(sorted(values)))
+
+    def to_dict(self, board: Board) -> dict:
+        return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list], "values": list(self.values)}
+
+    def describe(self, board: Board) -> str:
+        return f"contain exactly {','.join(map(str, self.values))} {cells_text(self.cell_list, board)}"
+
+    def cells(self) -> np.ndarray:
+        return np.array(self.cell_list, dtype=np.int64)
+
+    def glyphs(self, board: Board) -> list[Glyph]:
+        """A cage labelled ``=`` and the values (ISS's label, commas between them)."""
+        return [Glyph("cage", self.cell_list, label="=" + ",".join(map(str, self.values)))]
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        """``containexact_k_d`` (``= m``): the cells hold digit ``d``'s value ``m`` times.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (its values).
+        index : int
+            The rule's 1-based number among the puzzle's containexact rules: ``k``.
+
+        Returns
+        -------
+        list of Rows
+            The one ``containexact`` block, a row per distinct value.
+        """
+        values, counts = np.unique(np.array(self.values, dtype=np.int64), return_counts=True)
+        digits = board.index_of(values)
+        cells = self.cells()
+        k, m = cells.size, digits.size
+        return [Rows("containexact", np.repeat(np.arange(m), k), np.tile(cells, m), np.repeat(digits, k),
+                     np.ones(m * k, dtype=np.int64), counts.astype(np.int64), "E",
+                     np.stack([np.full(m, index), digits + 1], axis=1))]
+
+    def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
+        """A listed value held more often than listed, or too few empty cells left for the
+        listed values still missing.
+
+        Parameters
+        ----------
+        grid : ndarray of int, shape (rows * cols,)
+            The flat canvas, 0 = empty.
+        board : Board
+            The puzzle's board (its values).
+
+        Returns
+        -------
+        list of dict
+            At most one ``{"message", "cells"}`` entry.
+        """
+        entries = grid[self.cells()]
+        held_values = board.grid_values(entries)[entries > 0]
+        empty = int((entries == 0).sum())
+        values, counts = np.unique(np.array(self.values, dtype=np.int64), return_counts=True)
+        held = (held_values[None, :] == values[:, None]).sum(axis=1)
+        over = np.flatnonzero(held > counts)
+        if over.size:
+            v = int(values[over[0]])
+            return [{"message": f"{self.describe(board)}: holds {v} {int(held[over[0]])} time(s), listed "
+                                f"{int(counts[over[0]])}", "cells": list(self.cell_list)}]
+        missing = counts - held
+        if missing.sum() > empty:
+            lacking = ", ".join(str(int(v)) for v in values[missing > 0])
+            return [{"message": f"{self.describe(board)}: lacks {lacking}"
+                                + (f" with {empty} empty cell(s) left" if empty else ""), "cells": list(self.cell_list)}]
+        return []

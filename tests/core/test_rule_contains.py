@@ -1,0 +1,182 @@
+"""``containexact`` (ISS ``ContainExact``): each listed value is in the cells exactly as often as
+listed, other values free (ISS's strict ``RequiredValues``, js/solver/handlers.js).
+
+The oracle is written from that definition, never from the rows: every 4x4 sudoku (288, also
+with the values 0..3) and every raw 3x3 grid (3^9) is judged in Python, and the SAT and HiGHS
+counts and ``verify`` must agree with it.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from oracles import ISS_COLLECTION
+from pipeline import api
+from pipeline.core.build import build_model
+from pipeline.core.errors import PuzzleError
+from pipeline.core.iss import document_from_iss
+from pipeline.core.iss_write import iss_from_puzzle
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.rules import get_rule
+from pipeline.core.verify import verify_grid
+
+
+def _sudokus4() -> np.ndarray:
+    """Every 4x4 sudoku (digits 1..4, boxes 2x2)."""
+    perms = list(itertools.permutations(range(1, 5)))
+    out = []
+    for rows in itertools.product(perms, repeat=4):
+        g = np.array(rows)
+        if all(len(set(g[:, j])) == 4 for j in range(4)) and all(
+                len(set(g[r:r + 2, c:c + 2].ravel())) == 4 for r in (0, 2) for c in (0, 2)):
+            out.append(g)
+    return np.array(out)
+
+
+SUDOKUS = _sudokus4()
+RAW3 = np.array(list(itertools.product(range(1, 4), repeat=9))).reshape(-1, 3, 3)   # every raw 3x3 grid
+
+
+def _rc(name: str) -> tuple[int, int]:
+    r, c = (int(v) for v in name[1:].split("c"))
+    return r - 1, c - 1
+
+
+def holds(vals: np.ndarray, rules: list[dict]) -> bool:
+    """ISS's meaning: each listed value is held exactly as often as listed; others are free."""
+    for rule in rules:
+        got = Counter(int(vals[_rc(c)]) for c in rule["cells"])
+        if any(got[v] != m for v, m in Counter(rule["values"]).items()):
+            return False
+    return True
+
+
+ONE_TO_4 = [1, 2, 3, 4]
+CASES = {
+    # fewer values than cells: the other cells hold anything else
+    "repeats": ({"size": 4}, [{"rule": "containexact", "cells": ["r1c1", "r2c3", "r3c2", "r4c4"], "values": [1, 1]}]),
+    "mixed": ({"size": 4}, [{"rule": "containexact", "cells": ["r1c1", "r2c3", "r3c2", "r4c4", "r1c3"],
+                             "values": [4, 2, 2]}]),
+    "as many as cells": ({"size": 4}, [{"rule": "containexact", "cells": ["r1c1", "r2c3", "r3c2"],
+                                        "values": [3, 3, 1]}]),
+    "0..3": ({"size": 4, "values": [0, 1, 2, 3]},
+             [{"rule": "containexact", "cells": ["r1c1", "r2c3", "r3c2", "r4c4"], "values": [0, 0, 3]}]),
+    "raw 3x3": ({"size": 3, "variant": "raw"},
+                [{"rule": "containexact", "cells": ["r1c1", "r1c2", "r1c3", "r2c2"], "values": [2, 2, 2]},
+                 {"rule": "containexact", "cells": ["r3c1", "r3c2", "r3c3", "r2c3", "r2c1"], "values": [1, 3, 3]},
+                 {"rule": "containexact", "cells": ["r1c1", "r2c1", "r3c1", "r2c2"], "values": [3, 1]}]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_counts_match_brute_force(name):
+    head, rules = CASES[name]
+    grids = RAW3 if head.get("variant") == "raw" else SUDOKUS
+    value_set = head.get("values", list(range(1, head["size"] + 1)))
+    judged = np.array([holds(np.array(value_set)[g - 1], rules) for g in grids])
+    assert 0 < judged.sum() < len(grids), name
+    puzzle = parse_puzzle({**head, "rules": rules})
+    for solver in ("sat", "highs"):
+        got = api.count(puzzle, limit=len(grids) + 1, solver=solver)
+        assert (got.count, got.status) == (int(judged.sum()), "complete"), (name, solver)
+    for g, ok in zip(grids[::7], judged[::7]):
+        assert bool(verify_grid(g, puzzle)) == ok, (name, g.tolist())
+
+
+def test_a_rectangle_counts_the_grids_that_keep_it():
+    """On a 3x4 latin rectangle: the engine's own grids without the rule, judged by the oracle."""
+    rules = [{"rule": "containexact", "cells": ["r1c1", "r2c2", "r3c3", "r3c4", "r1c4"], "values": [4, 4, 1]}]
+    base = api.count(parse_puzzle({"size": "3x4", "variant": "latin"}), limit=10_000, solver="sat")
+    assert base.status == "complete" and len(base.grids) == base.count
+    want = sum(holds(np.asarray(g), rules) for g in base.grids)
+    assert 0 < want < base.count
+    got = api.count(parse_puzzle({"size": "3x4", "variant": "latin", "rules": rules}), limit=10_000, solver="sat")
+    assert (got.count, got.status) == (want, "complete")
+
+
+def test_rows_are_one_equality_per_distinct_value():
+    puzzle = parse_puzzle({"size": 4, "rules": [{"rule": "containexact", "cells": ["r1c1", "r2c3", "r3c2"],
+                                                 "values": [3, 1, 3]}]})
+    assert puzzle.rules[0].to_dict(puzzle.board)["values"] == [1, 3, 3]
+    model = build_model(puzzle)
+    labels = [str(label) for label in model.row_labels if label.startswith("containexact")]
+    assert labels == ["containexact_1_1", "containexact_1_3"]
+
+
+def test_a_broken_grid_is_named_by_verify():
+    rules = [{"rule": "containexact", "cells": ["r1c1", "r2c3", "r3c2", "r4c4"], "values": [1, 1]}]
+    puzzle = parse_puzzle({"size": 4, "rules": rules})
+    over = next(g for g in SUDOKUS if (g[[0, 1, 2, 3], [0, 2, 1, 3]] == 1).sum() == 4)
+    report = verify_grid(over, puzzle)
+    assert not report and "contain exactly 1,1" in report.message and "holds 1 4 time(s)" in report.message
+    partial = np.zeros(16, dtype=np.int64)
+    partial[[0, 6, 9]] = [1, 2, 3]   # r1c1 r2c3 r3c2: one 1, only r4c4 empty, but one more 1 is needed: fits
+    rule = puzzle.rules[0]
+    assert rule.violations(partial, puzzle.board) == []
+    partial[15] = 4                  # no room left for the second 1
+    (broken,) = rule.violations(partial, puzzle.board)
+    assert broken["message"].endswith(": lacks 1") and broken["cells"] == [0, 6, 9, 15]
+
+
+def test_the_glyph_is_a_cage_labelled_with_the_values():
+    puzzle = parse_puzzle({"size": 4, "rules": [{"rule": "containexact", "cells": ["r1c1", "r1c2"], "values": [2, 1]}]})
+    (glyph,) = puzzle.rules[0].glyphs(puzzle.board)
+    assert (glyph.kind, glyph.label, tuple(glyph.cells)) == ("cage", "=1,2", (0, 1))
+
+
+@pytest.mark.parametrize("entry,message", [
+    ({"rule": "containexact", "cells": ["r1c1"], "values": []}, "'values' must be a non-empty list"),
+    ({"rule": "containexact", "cells": ["r1c1"], "values": "12"}, "'values' must be a non-empty list"),
+    ({"rule": "containexact", "cells": ["r1c1"], "values": [5]}, "'values' holds '5', not one of 1..4"),
+    ({"rule": "containexact", "cells": ["r1c1"], "values": ["x"]}, "'values' holds 'x'"),
+    ({"rule": "containexact", "cells": ["r1c1", "r1c2"], "values": [1, 2, 3]}, "lists 3 values for 2 cells"),
+    ({"rule": "containexact", "values": [1]}, "cells"),
+])
+def test_a_bad_entry_is_refused_in_one_line(entry, message):
+    with pytest.raises(PuzzleError, match=message) as err:
+        parse_puzzle({"size": 4, "rules": [entry]})
+    assert "\n" not in str(err.value) and "rules[0]" in str(err.value)
+
+
+# -- ISS ---------------------------------------------------------------------------------------
+def test_iss_items_read_and_write_back():
+    text = ".Shape~4x4~0-3.ContainExact~2_0_0~R1C1~R1C2~R2C2~R4C4.ContainExact~3~R3C3"
+    doc = document_from_iss(text)
+    assert doc["rules"] == [{"rule": "containexact", "cells": ["r1c1", "r1c2", "r2c2", "r4c4"], "values": [0, 0, 2]},
+                            {"rule": "containexact", "cells": ["r3c3"], "values": [3]}]
+    written = iss_from_puzzle(parse_puzzle(doc))
+    assert ".ContainExact~0_0_2~R1C1~R1C2~R2C2~R4C4" in written
+    assert document_from_iss(written)["rules"] == doc["rules"]
+
+
+@pytest.mark.parametrize("text", [".Shape~4x4.ContainExact~1", ".Shape~4x4.ContainExact~x~R1C1",
+                                  ".Shape~4x4.ContainExact~1_2_3~R1C1~R1C2", ".Shape~4x4.ContainExact~7~R1C1"])
+def test_bad_iss_items_are_refused_in_one_line(text):
+    with pytest.raises(PuzzleError) as err:
+        parse_puzzle(text)
+    assert "\n" not in str(err.value) and "unsupported constraint type" not in str(err.value)
+
+
+def test_the_published_250_reads_and_its_solution_verifies():
+    """ISS's "250!" (a raw 9x9 of the values 0, 2 and 5, each row, column and box ContainExact
+    0_0_0_2_2_2_5_5_5) stopped at "unsupported constraint type 'ContainExact'"."""
+    entry = next(json.loads(line) for line in ISS_COLLECTION.open(encoding="utf-8")
+                 if json.loads(line)["name"] == "250!")
+    puzzle = parse_puzzle(entry["input"])
+    assert sum(rule.kind == "containexact" for rule in puzzle.rules) == entry["input"].count(".ContainExact~")
+    solution = np.array([int(ch) for ch in entry["solution"]])
+    grid = (puzzle.board.index_of(solution) + 1).reshape(9, 9)
+    assert verify_grid(grid, puzzle)
+    broken = grid.copy()
+    j = np.flatnonzero(grid[0] != grid[0, 0])[0]
+    broken[0, j] = grid[0, 0]   # row 1 now holds r1c1's value 4 times
+    report = verify_grid(broken, puzzle)
+    assert not report and "contain exactly 0,0,0,2,2,2,5,5,5" in report.message
+
+
+def test_the_kind_is_registered():
+    assert get_rule("containexact").kind == "containexact"
