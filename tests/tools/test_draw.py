@@ -307,7 +307,8 @@ EVERY_RULE = {"size": 9, "box": "3x3", "givens": "5" + "." * 80, "rules": [
 
 
 EVERY_RULE["rules"] += [{"rule": "globalentropy"}, {"rule": "globalmod"}, {"rule": "antitaxicab"},
-                        {"rule": "dutchflatmates"}, {"rule": "regionsamevalues"}]
+                        {"rule": "dutchflatmates"}, {"rule": "regionsamevalues"},
+                        {"rule": "containexact", "cells": ["r8c8", "r8c9", "r9c8"], "values": [4]}]
 #: Kinds that need another value set than 1..9, drawn on a grid of their own below.
 NEEDS_OTHER_VALUES = {"doppelganger": {"size": 9, "values": "0-9", "givens": "0" + "." * 80,
                                        "rules": [{"rule": "doppelganger"}, {"rule": "regionsamevalues"}]},
