@@ -273,13 +273,16 @@ def test_a_cluster_that_cannot_load_the_project_mid_run_says_to_install_it(tmp_p
 
 
 @pytest.mark.parametrize("name, noted", [("results.csv", True), ("results.JSONL", True), ("results", False),
-                                         ("results.parquet", False)])
+                                         ("results.parquet", False), ("results.csv/", False)])
 def test_an_out_named_like_a_file_says_it_is_a_directory_of_parquet(tmp_path, capsys, name, noted):
     """An outside check: ``batch in.txt results.csv`` made a directory named results.csv without a
     word, and pandas.read_csv on it then failed with IsADirectoryError."""
     path = tmp_path / "in.txt"
     path.write_text(MIXED[0] + "\n")
-    assert main(["batch", str(path), str(tmp_path / name), "--workers", "1", "--progress", "none"]) == 0
+    out = os.path.join(str(tmp_path), name)   # as typed: a Path would drop the trailing slash
+    assert main(["batch", str(path), out, "--workers", "1", "--progress", "none"]) == 0
     err = capsys.readouterr().err
-    assert (f"note: batch: OUT {name!r} is written as a directory of Parquet parts" in err) == noted, err
+    # a trailing slash asks for a directory: no note (it was noted as 'results.csv')
+    shown = name.rstrip("/")
+    assert (f"note: batch: OUT {shown!r} is written as a directory of Parquet parts" in err) == noted, err
     assert (tmp_path / name).is_dir()

@@ -104,7 +104,10 @@ _FILE_SUFFIXES = (".csv", ".tsv", ".txt", ".json", ".jsonl", ".ndjson", ".gz", "
 
 def _file_like_output(output: str) -> list[str]:
     """A note when OUT is named like a single file (``results.csv``): batch makes it a directory
-    of Parquet parts, and ``pandas.read_csv`` on it fails with IsADirectoryError."""
+    of Parquet parts, and ``pandas.read_csv`` on it fails with IsADirectoryError. None when OUT ends
+    in a path separator (``results.csv/``): the user asked for a directory."""
+    if str(output).endswith(tuple(sep for sep in ("/", os.sep, os.altsep) if sep)):
+        return []
     name = os.path.basename(os.path.normpath(str(output)))
     if not name.lower().endswith(_FILE_SUFFIXES):
         return []
