@@ -91,6 +91,16 @@ def test_full_grids_and_transform():
         next(generate(size=9, seed=2, full=True, difficulty="easy"))   # a full grid was rated easy, never hard
 
 
+@pytest.mark.parametrize("symmetry", ["nope", "Rot180", ""])
+def test_an_unknown_symmetry_is_refused_at_the_call(symmetry):
+    """generate(symmetry="nope") was refused only when its first puzzle was asked for; the other
+    bad options are refused at the call."""
+    with pytest.raises(PuzzleError) as err:
+        generate(size=4, seed=1, symmetry=symmetry)   # not iterated
+    assert str(err.value) == (f"symmetry: unknown {symmetry!r}; expected one of none, rot180, rot90, mirror, "
+                              "diagonal")
+
+
 def test_transform_keeps_a_valid_grid():
     g = next(generate(box="2x3", seed=8, full=True)).solution
     t = transform_grid(g, 2, 3, np.random.default_rng(0))

@@ -24,7 +24,7 @@ from pipeline.tools.generate.engine import CountingEngine, engine_for
 from pipeline.tools.generate.output import Generated
 from pipeline.tools.generate.grids import mixed_pattern_grid, pattern_grid_fits
 from pipeline.tools.generate.layouts import grid_first_shape
-from pipeline.tools.generate.regions import random_regions, symmetry_orbits, transform_grid
+from pipeline.tools.generate.regions import SYMMETRIES, random_regions, symmetry_orbits, transform_grid
 from pipeline.tools.generate.clock import FULL_GRID_STEP, OutOfTime, Report, RunClock
 from pipeline.tools.generate.removal import (EXACT_REMOVAL_MAX_CELLS, PROOF_REMOVAL_STEP, REMOVAL_STEP,
                                              SINGLES_FIRST_MIN_CELLS, is_minimal, removal_by_singles, remove_clues)
@@ -378,6 +378,8 @@ def generate(*, size: int | None = None, box: str | None = None, variant: str = 
         raise PuzzleError.for_option("count", f"must be at least 1, found {count}")
     if difficulty not in ("any",) + DIFFICULTIES:
         raise PuzzleError(f"difficulty: unknown {difficulty!r}; expected any, {', '.join(DIFFICULTIES)}")
+    if symmetry not in SYMMETRIES:   # symmetry_orbits' own message, now at the call, not the first puzzle
+        raise PuzzleError(f"symmetry: unknown {symmetry!r}; expected one of {', '.join(SYMMETRIES)}")
     if clues is not None and not 0 <= clues <= n * n:
         raise PuzzleError.for_option("clues", f"must be 0..{n * n}, found {clues}")
     if full and difficulty != "any":
