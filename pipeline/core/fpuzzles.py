@@ -170,7 +170,13 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
     if payload is None:
         raise PuzzleError(f"{where}: not an f-puzzles link or payload")
     # links lose '+' to spaces and may be percent-encoded; a line break is where a long link was wrapped
-    payload = re.sub(r"\s", "+", unquote(re.sub(r"[\r\n]+", "", payload))).replace("-", "+")
+    payload = re.sub(r"[\r\n]+", "", payload)
+    escape = re.search(r"%(?![0-9A-Fa-f]{2})", payload)
+    if escape:   # unquote keeps it as it is: the '=' padding before it was named as the bad character
+        at = len(unquote(payload[:escape.start()])) + 1   # counted as the bad characters are, once unquoted
+        raise PuzzleError(f"{where}: bad %-escape {payload[escape.start():escape.start() + 3]!r} at position {at} of "
+                          "the f-puzzles payload (a '%' is followed by two hex digits)")
+    payload = re.sub(r"\s", "+", unquote(payload)).replace("-", "+")
     payload = payload.rstrip("=")
     if not payload:
         key = "puzzle=fpuzzles" if re.search(r"[?&]puzzle=fpuzzles", text) else "load="

@@ -626,6 +626,20 @@ def test_a_link_with_no_or_a_broken_payload_says_so(link, said):
     assert str(err.value).startswith(f"puzzle: {said}"), str(err.value)
 
 
+@pytest.mark.parametrize("tail, at", [("%ZZ", 0), ("%", 0), ("%4", 0), ("%3D%zz", 1)])
+def test_a_bad_percent_escape_is_named_where_it_is(tail, at):
+    """'...?puzzle=fpuzzles<payload>%ZZ' named the payload's '=' padding as the bad character:
+    unquote keeps a '%' that starts no escape as it is. Its position counts as a bad character's,
+    once the escapes before it are read."""
+    payload = compress({"size": 4, "grid": grid_of(4)})
+    link = f"https://sudokupad.app/?puzzle=fpuzzles{payload}{tail}"
+    with pytest.raises(PuzzleError) as err:
+        parse_puzzle(link)
+    bad = tail[tail.index("%", 1) if at else 0:][:3]
+    assert str(err.value) == (f"puzzle: bad %-escape {bad!r} at position {len(payload) + 1 + at} of the f-puzzles "
+                              "payload (a '%' is followed by two hex digits)")
+
+
 def test_strict_rules_quadruples_clones_and_pill_arrows_write_back_as_they_read():
     doc = {"size": 9, "givens": ["r1c1=5"], "rules": [
         {"rule": "strictkropki", "color": "black"}, {"rule": "strictxv"},
