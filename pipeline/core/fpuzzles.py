@@ -112,7 +112,8 @@ _MEANT = {"sum": "value", "cells": "cell", "cell": "cells", "line": "lines"}
 _PAYLOAD = re.compile(r"^[A-Za-z0-9+/=\s%-]{16,}$")
 # after a path's '/fpuzzles' (sudokupad.app/fpuzzlesN4Ig...) the payload itself: a file path such as
 # 'fpuzzles/puzzle.txt' is no link (its '/puzzle' was read as a payload: "not LZ-string data")
-_LINK = re.compile(r"(?:[?&]load=|[?&]puzzle=fpuzzles)([A-Za-z0-9+/=%\s-]*)|(?:/|^)fpuzzles(N4Ig[A-Za-z0-9+/=%\s-]*)")
+# (a line break right after '/fpuzzles' is where a long link was wrapped, as elsewhere in it)
+_LINK = re.compile(r"(?:[?&]load=|[?&]puzzle=fpuzzles)([A-Za-z0-9+/=%\s-]*)|(?:/|^)fpuzzles[\r\n]*(N4Ig[A-Za-z0-9+/=%\s-]*)")
 _LOAD = re.compile(r"^https?://\S*?[?&]load=([^&#]*)", re.I)
 #: The key under which each rule carries the f-puzzles element it came from until
 #: :func:`read_fpuzzles` takes it out (a name no document key can have: it starts with a space).

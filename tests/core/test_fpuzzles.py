@@ -87,7 +87,8 @@ def test_an_f_puzzles_link_counts_as_the_oracle_reads_it(data):
     assert all(verify_grid(g, puzzle).ok for g in got.grids)
 
 
-@pytest.mark.parametrize("form", ["bare", "load", "sudokupad", "puzzle", "ctc", "percent", "spaces", "unpadded"])
+@pytest.mark.parametrize("form", ["bare", "load", "sudokupad", "puzzle", "ctc", "percent", "spaces", "unpadded",
+                                  "wrapped", "wrapped-crlf"])
 def test_links_in_their_usual_forms(form):
     data = {"size": 4, "grid": grid_of(4, {(0, 0): 3, (3, 3): 1}), "antiknight": True}
     payload = compress(data)
@@ -98,7 +99,11 @@ def test_links_in_their_usual_forms(form):
             "ctc": f"https://app.crackingthecryptic.com/sudoku/?puzzle=fpuzzles{payload}&setting-x=1",
             "percent": f"https://f-puzzles.com/?load={quote(payload, safe='')}",
             "spaces": f"https://f-puzzles.com/?load={payload.replace('+', ' ')}",
-            "unpadded": payload.rstrip("=")}[form]
+            "unpadded": payload.rstrip("="),
+            # wrapped right after '/fpuzzles': once read as a grid ("line 2 has 72 cells") where a
+            # line break anywhere else in the link was dropped
+            "wrapped": f"https://sudokupad.app/fpuzzles\n{payload}",
+            "wrapped-crlf": f"https://sudokupad.app/fpuzzles\r\n{payload[:20]}\r\n{payload[20:]}"}[form]
     assert looks_like_fpuzzles(text)
     puzzle = parse_puzzle(text)
     assert puzzle.n == 4 and puzzle.n_clues == 2 and [r.kind for r in puzzle.rules] == ["antiknight"]
