@@ -560,6 +560,16 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
     return values.reshape(n, n)
 
 
+def _pandas_missing(value: object) -> bool:
+    """Is ``value`` pandas' ``pd.NA`` (checked by its type, not importing pandas)? ``astype(float)``
+    refuses it where it reads None as NaN."""
+    kind = type(value)
+    return kind.__name__ == "NAType" and kind.__module__.startswith("pandas")
+
+
+_PANDAS_MISSING = np.frompyfunc(_pandas_missing, 1, 1)
+
+
 def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
     if matrix.ndim != 2 or not matrix.shape[1]:   # (0, 3) is an empty clue list; (0, 0) nothing
         raise PuzzleError(f"{where}: input must be a non-empty 2-D matrix: must be N-by-3 or N-by-N")
@@ -570,6 +580,11 @@ def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
         raise PuzzleError(f"{where}: entries must be numbers, found {matrix.dtype} ones")
     if matrix.dtype.kind == "u" and matrix.size and matrix.max() > 2**31:   # the int64 cast made them negative
         raise PuzzleError(f"{where}: entry {matrix.max()} is too large")
+    if matrix.dtype == object:   # pandas' missing value (an Int64 column's pd.NA): an empty cell, as NaN and None
+        missing = _PANDAS_MISSING(matrix).astype(bool)
+        if missing.any():
+            matrix = matrix.copy()   # not the caller's array
+            matrix[missing] = None
     if not np.issubdtype(matrix.dtype, np.integer):
         try:
             values = matrix.astype(float)

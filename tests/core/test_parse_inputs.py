@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from oracles import PROJECT, grid_of, pattern_grid, region_string
 from pipeline.core.errors import PuzzleError
+from pipeline.core.parse import parse_grid, read_puzzle
 from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle, parse_regions
 
 EXAMPLES = PROJECT / "examples"
@@ -303,6 +304,22 @@ def test_array_likes_read_as_the_array_they_hold():
     for source in (np.int64(5), pd.Series([1, 2, 3])):
         with pytest.raises(PuzzleError, match=r"^puzzle: input must be a non-empty 2-D matrix"):
             parse_puzzle(source)
+
+
+@pytest.mark.parametrize("dtype", ["Int64", "Float64", object])
+def test_a_pandas_missing_value_is_an_empty_cell_as_nan_and_none_are(dtype):
+    """A nullable Int64 column's pd.NA was "entries must be numbers", naming no cell, where NaN and
+    None read as empty cells."""
+    pd = pytest.importorskip("pandas")
+    grid = np.array([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]])
+    rows = [[pd.NA if v == 0 else int(v) for v in row] for row in grid]
+    frame = pd.DataFrame(rows, dtype=dtype)
+    assert np.array_equal(parse_grid(frame), grid)
+    assert np.array_equal(read_puzzle(frame).grid, grid)
+    assert np.array_equal(parse_puzzle(frame).grid, grid)
+    assert np.array_equal(parse_grid(rows), grid)   # the rows as a list, as [[1, None, ...], ...] read
+    with pytest.raises(PuzzleError, match="^puzzle: entries must be integers$"):   # in a clue list, as NaN is
+        parse_puzzle(pd.DataFrame([[1, 1, 5], [2, 2, pd.NA]], dtype="Int64"), size=9)
 
 
 @pytest.mark.parametrize("dtype, words", [(bool, "bool"), ("M8[s]", "datetime64[s]"), ("m8[D]", "timedelta64[D]")])
