@@ -317,12 +317,24 @@ def test_ctrl_c_in_process_keeps_the_finished_puzzles_of_the_chunk(data_dir, tmp
     path = tmp_path / "top95.txt"
     path.write_text("\n".join(records) + "\n")
     out = tmp_path / "out"
-    timer = threading.Timer(0.8, os.kill, (os.getpid(), signal.SIGINT))
+    done = threading.Event()
+
+    def interrupt() -> None:
+        # the signal once the run has started (its manifest written), not at a fixed time: on a loaded
+        # machine reading the input took past 0.8 s, and a Ctrl-C before the run is Python's own
+        # KeyboardInterrupt, which took the test worker down
+        while not (out / MANIFEST).exists() and not done.wait(0.01):
+            pass
+        if not done.wait(0.1):
+            os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Thread(target=interrupt, daemon=True)
     timer.start()
     try:
         summary = run_batch(path, out, workers=1, chunk_size=len(records), propagate=False, progress="none")
     finally:
-        timer.cancel()
+        done.set()
+        timer.join()
     if summary.complete and not summary.interrupted:
         pytest.skip("the batch finished before the signal")
     assert summary.interrupted and 0 < summary.solved_now < len(records)
