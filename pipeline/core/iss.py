@@ -24,7 +24,7 @@ An ISS string is a run of constraints, each a ``.`` then a type and ``~``-separa
   LittleKiller, X, V, StrictXV, StrictKropki, Quad, Sum (a cage in one unit, else ``sum``),
   SameValues, Indexing, Pair, PairX; :mod:`pipeline.core.iss_table3`'s outside clues Skyscraper,
   HiddenSkyscraper, Sandwich, XSum, NumberedRoom, and CountingCircles, a Lunchbox over a whole row or column (a
-  sandwich), ContainAtLeast over a 2x2 square (a quadruple) and ContainExact).
+  sandwich), ContainAtLeast (over a 2x2 square a quadruple) and ContainExact).
 
 Cells are ``R<row>C<col>``, 1-based, rows and columns past 9 as ``a..g`` (base 17). A type the
 table does not map (``Var``, ...) is refused in one

@@ -504,7 +504,7 @@ WRITERS: dict[str, Callable[[dict, IssGrid], list[str]]] = {
 # writers into the two tables above (it imports IssGrid from here, so it comes last)
 import pipeline.core.iss_table2  # noqa: E402,F401
 # the outside clues and counting circles (issue 33: Skyscraper, Sandwich, XSum, NumberedRoom,
-# CountingCircles; a Lunchbox over a whole row or column, ContainAtLeast over a 2x2 square) likewise
+# CountingCircles; a Lunchbox over a whole row or column, ContainAtLeast, ContainExact) likewise
 import pipeline.core.iss_table3  # noqa: E402,F401
 # chaos construction (issue 33: ChaosConstruction -> the global rule chaos) likewise
 import pipeline.core.iss_chaos  # noqa: E402,F401

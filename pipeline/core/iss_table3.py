@@ -21,7 +21,10 @@ at that end: ``R3`` direction 1 is ``r3c0``, direction -1 ``r3c10`` on a 9x9; ``
   cells is :mod:`pipeline.core.iss_table4`'s ``lunchbox``.
 * ``CountingCircles~cells`` -> ``countingcircles``.
 * ``ContainAtLeast~d_d~cells`` over the 4 cells of a 2x2 square (1 to 4 values) is ISS's ``Quad``
-  -> ``quadruple``; over other cells it is refused (``quadruple`` takes a square only).
+  -> ``quadruple``; over any other cells -> ``containatleast`` (``values`` as listed, repeats
+  kept: each is in the cells at least as often as listed; ISS's non-strict ``RequiredValues``),
+  and written back so (a ``containatleast`` over a 2x2 square reads back as that quadruple,
+  which means the same).
 * ``ContainExact~v_v~cells`` -> ``containexact`` (``values`` as listed, repeats kept: each is in
   the cells exactly as often as listed, other values free; ISS's strict ``RequiredValues``), and
   written back so.
@@ -211,9 +214,8 @@ def _read_contain_at_least(args: list[str], grid: IssGrid) -> list[dict]:
     rcs = np.array(sorted({grid.rc(t) for t in args[1:]}))
     values = [_int(v, "value") for v in args[0].split("_")]
     square = len(args) == 5 and len(rcs) == 4 and np.array_equal(rcs - rcs[0], [[0, 0], [0, 1], [1, 0], [1, 1]])
-    if not square or not 1 <= len(values) <= 4:
-        raise IssArgError("unsupported: ContainAtLeast over cells other than a 2x2 square with 1 to 4 values "
-                          "(a quadruple) has no project rule")
+    if not square or not 1 <= len(values) <= 4:   # any other cells: the rule takes them and checks the values
+        return [{"rule": "containatleast", "cells": grid.cells(args[1:]), "values": sorted(values)}]
     return [{"rule": "quadruple", "cells": [f"r{r + 1}c{c + 1}" for r, c in rcs.tolist()], "digits": sorted(values)}]
 
 
@@ -224,9 +226,10 @@ def _read_contain_exact(args: list[str], grid: IssGrid) -> list[dict]:
              "values": sorted(_int(v, "value") for v in args[0].split("_"))}]
 
 
-def _write_contain_exact(entry: dict, grid: IssGrid) -> list[str]:
-    return ["~".join(["ContainExact", "_".join(str(v) for v in entry["values"]),
-                      *(grid.to_iss(c) for c in entry["cells"])])]
+def _write_contain(kind: str) -> Callable[[dict, IssGrid], list[str]]:
+    def write(entry: dict, grid: IssGrid) -> list[str]:
+        return ["~".join([kind, "_".join(str(v) for v in entry["values"]), *(grid.to_iss(c) for c in entry["cells"])])]
+    return write
 
 
 #: ISS type -> reader, merged into :data:`pipeline.core.iss_table.READERS`.
@@ -250,7 +253,8 @@ WRITERS3: dict[str, Callable[[dict, IssGrid], list[str]]] = {
     "numberedroom": _write_double("NumberedRoom", "digit", zero_ok=True),
     "sandwich": _write_sandwich,
     "countingcircles": _write_counting_circles,
-    "containexact": _write_contain_exact,
+    "containexact": _write_contain("ContainExact"),
+    "containatleast": _write_contain("ContainAtLeast"),
 }
 
 READERS.update(READERS3)

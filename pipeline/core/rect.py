@@ -43,7 +43,8 @@ RECT_RULE_KINDS = frozenset({
     "equalsum", "even", "greater", "hiddenskyscraper", "indexing", "kropki", "lockout", "lookandsay", "lunchbox",
     "modular", "numberedroom", "odd", "pair", "palindrome", "pencilmarks", "pillarrow", "quadruple", "regex",
     "regionsum", "rellik", "renban", "samevalues", "sandwich", "skyscraper", "sum", "sumline", "thermo",
-    "valueindexing", "whisper", "xsum", "xv", "zipper", "anyof", "containexact"})
+    "valueindexing", "whisper", "xsum", "xv", "zipper", "anyof", "containexact",
+    "containatleast"})
 #: The largest side (as ISS's 16, with room).
 MAX_SIDE = 64
 

@@ -1,6 +1,6 @@
 """ISS strings of the outside clues and counting circles (pipeline/core/iss_table3.py): Skyscraper,
 XSum, NumberedRoom, Sandwich (a right or bottom clue as a whole-line Lunchbox), CountingCircles,
-ContainAtLeast over a 2x2 square; and Pair keys on a 0..N-1 grid (the key indexes value positions).
+ContainAtLeast over a 2x2 square (elsewhere: tests/core/test_rule_contains.py); and Pair keys on a 0..N-1 grid (the key indexes value positions).
 Hypothesis round trips document -> ISS -> document, the readers' meanings by hand, refusals, and
 ISS's own puzzles of these types: they read, and their published solutions keep every rule."""
 from __future__ import annotations
@@ -112,7 +112,6 @@ def test_a_sandwich_from_the_right_or_bottom_is_a_whole_line_lunchbox():
     (".Skyscraper~RaC1~3", ["'RaC1' is not a row"]),
     (".Skyscraper~C1", ["expected a row or column and one or two clues"]),
     (".Sandwich~C1~8", ["'8' is not a row"]),   # ISS: the sum first
-    (".ContainAtLeast~1~R1C1~R1C3~R2C1~R2C2", ["ContainAtLeast", "2x2 square"]),
     (".HiddenSkyscraper~C4~10~", ["hiddenskyscraper", "'digit' must be from 1 to 9"]),
     (".Shape~9x9~0-8.HiddenSkyscraper~C4~9~", ["'digit' must be from 0 to 8"]),
     (".Shape~9x9~0-8.NumberedRoom~C4~~9", ["'digit' must be from 0 to 8"]),

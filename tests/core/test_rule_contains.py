@@ -1,5 +1,6 @@
 """``containexact`` (ISS ``ContainExact``): each listed value is in the cells exactly as often as
-listed, other values free (ISS's strict ``RequiredValues``, js/solver/handlers.js).
+listed, other values free (ISS's strict ``RequiredValues``, js/solver/handlers.js); and
+``containatleast`` (ISS ``ContainAtLeast`` over cells other than a 2x2 square): at least as often.
 
 The oracle is written from that definition, never from the rows: every 4x4 sudoku (288, also
 with the values 0..3) and every raw 3x3 grid (3^9) is judged in Python, and the SAT and HiGHS
@@ -47,10 +48,11 @@ def _rc(name: str) -> tuple[int, int]:
 
 
 def holds(vals: np.ndarray, rules: list[dict]) -> bool:
-    """ISS's meaning: each listed value is held exactly as often as listed; others are free."""
+    """ISS's meaning: each listed value is held exactly (at least) as often as listed; others are free."""
     for rule in rules:
         got = Counter(int(vals[_rc(c)]) for c in rule["cells"])
-        if any(got[v] != m for v, m in Counter(rule["values"]).items()):
+        exact = rule["rule"] == "containexact"
+        if any(got[v] < m or (exact and got[v] > m) for v, m in Counter(rule["values"]).items()):
             return False
     return True
 
@@ -70,6 +72,13 @@ CASES = {
                  {"rule": "containexact", "cells": ["r3c1", "r3c2", "r3c3", "r2c3", "r2c1"], "values": [1, 3, 3]},
                  {"rule": "containexact", "cells": ["r1c1", "r2c1", "r3c1", "r2c2"], "values": [3, 1]}]),
 }
+CASES.update({f"at least, {name}": (head, [{**rule, "rule": "containatleast"} for rule in rules])
+              for name, (head, rules) in list(CASES.items())})
+CASES["at least and exactly, raw 3x3"] = (
+    {"size": 3, "variant": "raw"},
+    [{"rule": "containatleast", "cells": ["r1c1", "r1c2", "r1c3", "r2c2"], "values": [2, 2]},
+     {"rule": "containexact", "cells": ["r3c1", "r3c2", "r3c3", "r2c3", "r2c1"], "values": [1, 3]},
+     {"rule": "containatleast", "cells": ["r1c1", "r2c1", "r3c1", "r2c2", "r3c3"], "values": [3, 1, 1]}])
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -180,3 +189,61 @@ def test_the_published_250_reads_and_its_solution_verifies():
 
 def test_the_kind_is_registered():
     assert get_rule("containexact").kind == "containexact"
+
+
+# -- containatleast ----------------------------------------------------------------------------
+def test_at_least_rows_are_one_negated_inequality_per_distinct_value():
+    puzzle = parse_puzzle({"size": 4, "rules": [{"rule": "containatleast", "cells": ["r1c1", "r2c3", "r3c2"],
+                                                 "values": [3, 1, 3]}]})
+    assert puzzle.rules[0].to_dict(puzzle.board) == {"rule": "containatleast", "cells": ["r1c1", "r2c3", "r3c2"],
+                                                     "values": [1, 3, 3]}
+    model = build_model(puzzle)
+    assert not any(str(label).startswith("containatleast") for label in model.row_labels)
+    labels = [str(label) for label in model.ineq_labels if label.startswith("containatleast")]
+    assert labels == ["containatleast_1_1", "containatleast_1_3"]
+
+
+def test_at_least_verify_names_only_what_is_missing():
+    rules = [{"rule": "containatleast", "cells": ["r1c1", "r2c3", "r3c2", "r4c4"], "values": [1, 1]}]
+    puzzle = parse_puzzle({"size": 4, "rules": rules})
+    rule = puzzle.rules[0]
+    four = next(g for g in SUDOKUS if (g[[0, 1, 2, 3], [0, 2, 1, 3]] == 1).sum() == 4)
+    assert verify_grid(four, puzzle)   # four 1s: at least two
+    partial = np.zeros(16, dtype=np.int64)
+    partial[[0, 6, 9]] = [1, 1, 1]     # three 1s, one empty cell: kept
+    assert rule.violations(partial, puzzle.board) == []
+    partial[[6, 9]] = [2, 3]           # one 1, one empty cell left for the second: fits
+    assert rule.violations(partial, puzzle.board) == []
+    partial[15] = 4                    # no room left
+    (broken,) = rule.violations(partial, puzzle.board)
+    assert broken["message"].startswith("contain at least 1,1") and broken["message"].endswith(": lacks 1")
+    assert broken["cells"] == [0, 6, 9, 15]
+
+
+def test_iss_contain_at_least_reads_as_the_rule_off_a_square_and_a_quadruple_on_one():
+    text = ".Shape~4x4~0-3.ContainAtLeast~2_0~R1C1~R1C3~R2C2.ContainAtLeast~1_2~R3C3~R3C4~R4C3~R4C4"
+    doc = document_from_iss(text)
+    assert doc["rules"] == [{"rule": "containatleast", "cells": ["r1c1", "r1c3", "r2c2"], "values": [0, 2]},
+                            {"rule": "quadruple", "cells": ["r3c3", "r3c4", "r4c3", "r4c4"], "digits": [1, 2]}]
+    written = iss_from_puzzle(parse_puzzle(doc))
+    assert ".ContainAtLeast~0_2~R1C1~R1C3~R2C2" in written
+    assert document_from_iss(written)["rules"] == doc["rules"]
+    # a whole row, and five values over a 2x2 square (refused by the rule: more values than cells)
+    assert document_from_iss(".ContainAtLeast~5_5~R1C1~R1C2~R1C3~R1C4~R1C5~R1C6~R1C7~R1C8~R1C9")["rules"] == [
+        {"rule": "containatleast", "cells": [f"r1c{c}" for c in range(1, 10)], "values": [5, 5]}]
+    with pytest.raises(PuzzleError, match="lists 5 values for 4 cells"):
+        parse_puzzle(".ContainAtLeast~1_1_1_2_2~R1C1~R1C2~R2C1~R2C2")
+
+
+def test_at_least_on_a_rectangle_counts_the_grids_that_keep_it():
+    rules = [{"rule": "containatleast", "cells": ["r1c1", "r2c2", "r3c3", "r3c4", "r1c4"], "values": [4, 4]}]
+    base = api.count(parse_puzzle({"size": "3x4", "variant": "latin"}), limit=10_000, solver="sat")
+    want = sum(holds(np.asarray(g), rules) for g in base.grids)
+    assert 0 < want < base.count
+    got = api.count(parse_puzzle({"size": "3x4", "variant": "latin", "rules": rules}), limit=10_000, solver="sat")
+    assert (got.count, got.status) == (want, "complete")
+
+
+def test_the_at_least_kind_is_registered():
+    assert get_rule("containatleast").kind == "containatleast"
+    assert get_rule("containatleast").__name__ == "ContainAtLeast"

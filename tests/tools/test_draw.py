@@ -271,8 +271,7 @@ EVERY_RULE = {"size": 9, "box": "3x3", "givens": "5" + "." * 80, "rules": [
     {"rule": "cage", "cells": ["r2c1", "r2c2", "r3c1"], "sum": 12}, {"rule": "cage", "cells": ["r5c5", "r5c6"]},
     {"rule": "cage", "cells": ["r1c4", "r1c5", "r2c5", "r3c5", "r3c4"], "sum": 25},
     {"rule": "thermo", "cells": ["r8c1", "r7c2", "r6c3", "r6c4"]}, {"rule": "greater", "cells": ["r4c4", "r4c5"]},
-    {"rule": "greater", "cells": ["r6c8", "r5c8"]},
-    {"rule": "kropki", "color": "white", "cells": ["r6c6", "r6c7"]},
+    {"rule": "greater", "cells": ["r6c8", "r5c8"]}, {"rule": "kropki", "color": "white", "cells": ["r6c6", "r6c7"]},
     {"rule": "kropki", "color": "black", "cells": ["r7c7", "r8c7"]},
     {"rule": "kropki", "color": "white", "cells": ["r8c8", "r8c9"], "value": 3},
     {"rule": "even", "cells": ["r3c9", "r2c9"]}, {"rule": "odd", "cells": ["r4c9"]},
@@ -299,24 +298,23 @@ EVERY_RULE = {"size": 9, "box": "3x3", "givens": "5" + "." * 80, "rules": [
     {"rule": "sumline", "cells": ["r2c3", "r2c4"], "sum": 10}, {"rule": "lunchbox", "cells": ["r7c1", "r8c1", "r9c1"], "sum": 0},
     {"rule": "regex", "pattern": "[1-8]+", "cells": ["r2c3", "r2c4"]},
     {"rule": "automaton", "cells": ["r3c6", "r4c6"], "states": 1, "start": [0], "accept": [0],
-     "transitions": [[0, v, 0] for v in range(1, 10)]},
-    {"rule": "chaos"},
+     "transitions": [[0, v, 0] for v in range(1, 10)]}, {"rule": "chaos"},
     {"rule": "lookandsay", "clue": "1102", "cells": ["r6c2", "r7c1"]}, {"rule": "rellik", "sum": 4, "cells": ["r6c3", "r7c2"]},
     {"rule": "equalitycage", "cells": ["r2c2", "r2c3"]}, {"rule": "equalsum", "segments": [["r3c3"], ["r3c7", "r4c6"]]},
     {"rule": "valueindexing", "cells": ["r5c7", "r6c7", "r7c7", "r8c7"]}]}
 
 
-EVERY_RULE["rules"] += [{"rule": "globalentropy"}, {"rule": "globalmod"}, {"rule": "antitaxicab"},
-                        {"rule": "dutchflatmates"}, {"rule": "regionsamevalues"},
-                        {"rule": "containexact", "cells": ["r8c8", "r8c9", "r9c8"], "values": [4]}]
+EVERY_RULE["rules"] += [{"rule": kind} for kind in ("globalentropy", "globalmod", "antitaxicab", "dutchflatmates",
+                                                     "regionsamevalues")]
+EVERY_RULE["rules"] += [{"rule": "containexact", "cells": ["r8c8", "r8c9", "r9c8"], "values": [4]},
+                        {"rule": "containatleast", "cells": ["r1c8", "r1c9", "r2c9"], "values": [7]}]
 #: Kinds that need another value set than 1..9, drawn on a grid of their own below.
 NEEDS_OTHER_VALUES = {"doppelganger": {"size": 9, "values": "0-9", "givens": "0" + "." * 80,
                                        "rules": [{"rule": "doppelganger"}, {"rule": "regionsamevalues"}]},
                       # kinds drawn on a puzzle of their own (added after the every-rule puzzle was set)
                       "countdistinct": {"size": 9, "rules": [{"rule": "countdistinct", "clue": "r1c1",
                                                               "cells": ["r2c2", "r2c3", "r3c3"]}]},
-                      "hiddenskyscraper": {"size": 9, "rules": [{"rule": "hiddenskyscraper", "clue": "r0c2",
-                                                                 "digit": 3}]},
+                      "hiddenskyscraper": {"size": 9, "rules": [{"rule": "hiddenskyscraper", "clue": "r0c2", "digit": 3}]},
                       "anyof": {"size": 9, "rules": [{"rule": "anyof", "branches": [
                           [{"rule": "thermo", "cells": ["r1c1", "r1c2", "r1c3"]}],
                           [{"rule": "cage", "cells": ["r2c1", "r2c2"], "sum": 5}]]}]},

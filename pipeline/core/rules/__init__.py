@@ -32,7 +32,7 @@ __all__ += ["GlobalEntropy", "GlobalMod", "AntiTaxicab", "DutchFlatmates", "Dopp
 __all__ += ["LookAndSay", "Rellik", "EqualityCage", "EqualSum", "ValueIndexing"]
 __all__ += ["CountDistinct"]
 __all__ += ["ConnectedValues"]
-__all__ += ["ContainExact"]
+__all__ += ["ContainExact", "ContainAtLeast"]
 __all__ += ["Arrow", "PillArrow", "DoubleArrow", "Whisper", "Renban", "Palindrome", "Between", "Lockout", "Entropic",
             "Modular", "Zipper", "RegionSum"]
 
@@ -109,6 +109,7 @@ BUILTIN_RULES: tuple[tuple[str, str, str, bool], ...] = (
     ("countdistinct", "countdistinct", "CountDistinct", False),
     ("connectedvalues", "connected", "ConnectedValues", False),
     ("containexact", "contains", "ContainExact", False),
+    ("containatleast", "contains", "ContainAtLeast", False),
 )
 _CLASS_MODULES = {name: module for _, module, name, _ in BUILTIN_RULES} | {"window_units": "units"}
 

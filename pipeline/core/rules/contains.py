@@ -1,14 +1,17 @@
-"""Cells that hold listed values exactly as often as listed (ISS ``ContainExact``).
+"""Cells that hold listed values exactly, or at least, as often as listed (ISS ``ContainExact``,
+``ContainAtLeast``).
 
 ISS's ``ContainExact~v_v_v~cells`` is its ``RequiredValues`` handler, strict: each listed value
 is in the cells exactly as many times as it is listed, and values the list does not name are
-free (with as many values as cells, the cells hold the list and nothing else). ISS's
-``ContainAtLeast`` (at least as often) is read as a :class:`~pipeline.core.rules.quadruple.Quadruple`
-over a 2x2 square.
+free (with as many values as cells, the cells hold the list and nothing else).
+``ContainAtLeast~v_v~cells`` is the same handler, not strict: each listed value at least as many
+times as it is listed (:class:`ContainAtLeast`; over a 2x2 square ISS's reader makes it a
+:class:`~pipeline.core.rules.quadruple.Quadruple`, which means the same).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -16,7 +19,7 @@ from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.parse import whole_number
 from pipeline.core.rules.base import Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, parse_cells, value_span
 
-__all__ = ["ContainExact"]
+__all__ = ["ContainExact", "ContainAtLeast"]
 
 #: Most values one entry may list.
 MAX_VALUES = 4096
@@ -39,10 +42,15 @@ class ContainExact(Rule):
     families = ("containexact",)
     description = "contain exactly: each listed value is in the cells exactly as often as listed"
     noun = "exact-contents region"
+    #: How often each listed value is held, as :meth:`describe` says it.
+    how: ClassVar[str] = "exactly"
+    #: The sign before the values on the cage (``=0,2``).
+    sign: ClassVar[str] = "="
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "ContainExact":
-        """The rule of ``{"rule": "containexact", "cells": [...], "values": [...]}``.
+        """The rule of ``{"rule": "containexact", "cells": [...], "values": [...]}`` (or
+        ``containatleast``).
 
         Parameters
         ----------
@@ -57,6 +65,7 @@ class ContainExact(Rule):
         Returns
         -------
         ContainExact
+            Or :class:`ContainAtLeast`, as ``cls`` is.
         """
         check_keys(data, {"cells", "values"}, where)
         cells = parse_cells(data.get("cells"), board, where)
@@ -78,14 +87,14 @@ class ContainExact(Rule):
         return {"rule": self.kind, "cells": [cell_name(c, board) for c in self.cell_list], "values": list(self.values)}
 
     def describe(self, board: Board) -> str:
-        return f"contain exactly {','.join(map(str, self.values))} {cells_text(self.cell_list, board)}"
+        return f"contain {self.how} {','.join(map(str, self.values))} {cells_text(self.cell_list, board)}"
 
     def cells(self) -> np.ndarray:
         return np.array(self.cell_list, dtype=np.int64)
 
     def glyphs(self, board: Board) -> list[Glyph]:
-        """A cage labelled ``=`` and the values (ISS's label, commas between them)."""
-        return [Glyph("cage", self.cell_list, label="=" + ",".join(map(str, self.values)))]
+        """A cage labelled ``=`` (``≥`` at least) and the values (ISS's label, commas between them)."""
+        return [Glyph("cage", self.cell_list, label=self.sign + ",".join(map(str, self.values)))]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``containexact_k_d`` (``= m``): the cells hold digit ``d``'s value ``m`` times.
@@ -102,17 +111,22 @@ class ContainExact(Rule):
         list of Rows
             The one ``containexact`` block, a row per distinct value.
         """
+        return self._rows(board, index, 1)
+
+    def _rows(self, board: Board, index: int, sign: int) -> list[Rows]:
+        """A row per distinct listed value: ``sign * sum_c x[c, d]`` against ``sign * m``, ``=``
+        for ``sign = 1``, ``<=`` (``>= m`` negated) for ``sign = -1``."""
         values, counts = np.unique(np.array(self.values, dtype=np.int64), return_counts=True)
         digits = board.index_of(values)
         cells = self.cells()
         k, m = cells.size, digits.size
-        return [Rows("containexact", np.repeat(np.arange(m), k), np.tile(cells, m), np.repeat(digits, k),
-                     np.ones(m * k, dtype=np.int64), counts.astype(np.int64), "E",
+        return [Rows(self.families[0], np.repeat(np.arange(m), k), np.tile(cells, m), np.repeat(digits, k),
+                     np.full(m * k, sign, dtype=np.int64), sign * counts.astype(np.int64), "E" if sign > 0 else "L",
                      np.stack([np.full(m, index), digits + 1], axis=1))]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
-        """A listed value held more often than listed, or too few empty cells left for the
-        listed values still missing.
+        """A listed value held more often than listed (exactly only), or too few empty cells left
+        for the listed values still missing.
 
         Parameters
         ----------
@@ -131,14 +145,49 @@ class ContainExact(Rule):
         empty = int((entries == 0).sum())
         values, counts = np.unique(np.array(self.values, dtype=np.int64), return_counts=True)
         held = (held_values[None, :] == values[:, None]).sum(axis=1)
-        over = np.flatnonzero(held > counts)
+        over = np.flatnonzero(held > counts) if self.how == "exactly" else np.zeros(0, dtype=np.int64)
         if over.size:
             v = int(values[over[0]])
             return [{"message": f"{self.describe(board)}: holds {v} {int(held[over[0]])} time(s), listed "
                                 f"{int(counts[over[0]])}", "cells": list(self.cell_list)}]
-        missing = counts - held
+        missing = np.maximum(counts - held, 0)   # at least: a value held more often lacks nothing
         if missing.sum() > empty:
             lacking = ", ".join(str(int(v)) for v in values[missing > 0])
             return [{"message": f"{self.describe(board)}: lacks {lacking}"
                                 + (f" with {empty} empty cell(s) left" if empty else ""), "cells": list(self.cell_list)}]
         return []
+
+
+@dataclass(frozen=True, eq=False)
+class ContainAtLeast(ContainExact):
+    """Each listed value is in the cells at least as often as it is listed; other values are free:
+    ``{"rule": "containatleast", "cells": [...], "values": [1, 1, 3]}`` (two 1s or more and a 3
+    or more; ISS ``ContainAtLeast~1_1_3~cells``, its non-strict ``RequiredValues``).
+
+    Rows ``containatleast_k_d`` (``<= -m``: ``>= m`` negated), one per distinct value (digit
+    ``d``) listed ``m`` times: ``-sum_c x[c, d]``.
+    """
+
+    kind = "containatleast"
+    families = ("containatleast",)
+    description = "contain at least: each listed value is in the cells at least as often as listed"
+    noun = "at-least-contents region"
+    how = "at least"
+    sign = "≥"
+
+    def rows(self, board: Board, index: int) -> list[Rows]:
+        """``containatleast_k_d`` (``<= -m``): the cells hold digit ``d``'s value ``m`` times or more.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board (its values).
+        index : int
+            The rule's 1-based number among the puzzle's containatleast rules: ``k``.
+
+        Returns
+        -------
+        list of Rows
+            The one ``containatleast`` block, a row per distinct value.
+        """
+        return self._rows(board, index, -1)
