@@ -195,7 +195,8 @@ def rule_numbers(rules: "list[Rule] | tuple[Rule, ...]") -> dict[int, int]:
     """``{id(rule): k}``, the 1-based number of each rule of a kind whose glyphs alike would not
     say which go together (:attr:`Rule.numbered_glyphs`: two same-values rules draw four "="
     cages), when the puzzle has two or more of that kind that differ (:meth:`Rule.number_key`:
-    automaton lines of one name share a number); other rules are left out.
+    automaton lines of one name share a number); other rules are left out, and so are rules
+    whose key is None (their glyphs say all: a contain-exactly cage with its values on it).
 
     Parameters
     ----------
@@ -208,7 +209,7 @@ def rule_numbers(rules: "list[Rule] | tuple[Rule, ...]") -> dict[int, int]:
     """
     by_kind: dict[str, list] = {}
     for rule in rules:
-        if getattr(rule, "numbered_glyphs", False):
+        if getattr(rule, "numbered_glyphs", False) and rule.number_key() is not None:
             by_kind.setdefault(rule.kind, []).append(rule)
     out: dict[int, int] = {}
     for group in by_kind.values():   # rules of equal :meth:`Rule.number_key` share a number

@@ -19,6 +19,7 @@ from oracles import ISS_COLLECTION
 from pipeline import api
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
+from pipeline.core.glyphs import rule_caption, rule_glyphs
 from pipeline.core.iss import document_from_iss
 from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.puzzle import parse_puzzle
@@ -247,3 +248,36 @@ def test_at_least_on_a_rectangle_counts_the_grids_that_keep_it():
 def test_the_at_least_kind_is_registered():
     assert get_rule("containatleast").kind == "containatleast"
     assert get_rule("containatleast").__name__ == "ContainAtLeast"
+
+
+# -- pictures ----------------------------------------------------------------------------------
+def test_250_draws_its_long_lists_once_in_the_caption():
+    """'250!' labelled each of its 27 regions '=0,0,0,2,2,2,5,5,5' in a corner: the labels ran
+    over each other and past the grid. The cages are tagged '≡' and the caption says the list once."""
+    pytest.importorskip("matplotlib")
+    from pipeline.tools.draw import draw_grid
+
+    entry = next(json.loads(line) for line in ISS_COLLECTION.open(encoding="utf-8")
+                 if json.loads(line)["name"] == "250!")
+    puzzle = parse_puzzle(entry["input"])
+    contains = [rule for rule in puzzle.rules if rule.kind == "containexact"]
+    assert {g.label for rule in contains for g in rule.glyphs(puzzle.board)} == {"≡"}
+    assert rule_caption(puzzle.rules, puzzle.board).count("0,0,0,2,2,2,5,5,5") == 1
+    fig = draw_grid(puzzle)
+    texts = [t.get_text().replace("\n", " ") for t in fig.axes[0].texts]
+    assert sum("0,0,0,2,2,2,5,5,5" in text for text in texts) == 1
+    assert "≡: exactly 0,0,0,2,2,2,5,5,5" in " ".join(texts)
+
+
+def test_lists_that_differ_are_numbered_and_short_ones_stay_on_their_cage():
+    rules = [{"rule": "containexact", "cells": ["r1c1", "r1c2", "r1c3", "r1c4"], "values": [1, 1, 2, 2]},
+             {"rule": "containexact", "cells": ["r2c1", "r2c2", "r2c3", "r2c4"], "values": [1, 1, 2, 2]},
+             {"rule": "containexact", "cells": ["r3c1", "r3c2", "r3c3", "r3c4"], "values": [3, 3, 4, 4]},
+             {"rule": "containatleast", "cells": ["r4c1", "r4c2", "r4c3", "r4c4"], "values": [1, 2, 3]},
+             {"rule": "containexact", "cells": ["r1c1", "r2c1"], "values": [1, 2]},
+             {"rule": "containatleast", "cells": ["r3c4", "r4c4"], "values": [4]}]
+    puzzle = parse_puzzle({"size": 4, "rules": rules})
+    labels = [g.label for g in rule_glyphs(puzzle.rules, puzzle.board)]
+    assert labels == ["≡1", "≡1", "≡2", "=1,2", "≥", "≥4"]   # drawn kind by kind
+    assert rule_caption(puzzle.rules, puzzle.board).split(" · ") == [
+        "≡1: exactly 1,1,2,2", "≡2: exactly 3,3,4,4", "≥: at least 1,2,3"]

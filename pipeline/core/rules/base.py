@@ -440,7 +440,8 @@ class Rule:
     def number_key(self) -> object:
         """What a numbered rule's number stands for (:attr:`numbered_glyphs`): rules of one kind
         with equal keys share their number (seven automaton lines all named "Arithmetic series"
-        are one ``nfa``). Default: the rule itself, each its own number."""
+        are one ``nfa``); None: not numbered, its glyphs say all (a short contain-exactly label).
+        Default: the rule itself, each its own number."""
         return id(self)
 
     def estimated_nonzeros(self, board: "Board") -> float:

@@ -23,6 +23,11 @@ __all__ = ["ContainExact", "ContainAtLeast"]
 
 #: Most values one entry may list.
 MAX_VALUES = 4096
+#: Longest cage label (sign and values, ``=1,2``) drawn on the cage; a longer list is said once in
+#: the picture's caption (:meth:`ContainExact.legend`) and the cage labelled with the tag alone:
+#: ISS's "250!" has 27 regions (every row, column and box) of 0,0,0,2,2,2,5,5,5, whose labels
+#: ran over each other and past the grid.
+LABEL_CHARS = 5
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,6 +51,9 @@ class ContainExact(Rule):
     how: ClassVar[str] = "exactly"
     #: The sign before the values on the cage (``=0,2``).
     sign: ClassVar[str] = "="
+    #: The cage's label when the values go to the caption (:data:`LABEL_CHARS`).
+    tag: ClassVar[str] = "≡"
+    numbered_glyphs = True   # long lists: ≡1 and ≡2 cages, each list said once in the caption
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "ContainExact":
@@ -93,8 +101,23 @@ class ContainExact(Rule):
         return np.array(self.cell_list, dtype=np.int64)
 
     def glyphs(self, board: Board) -> list[Glyph]:
-        """A cage labelled ``=`` (``≥`` at least) and the values (ISS's label, commas between them)."""
-        return [Glyph("cage", self.cell_list, label=self.sign + ",".join(map(str, self.values)))]
+        """A cage labelled ``=`` (``≥`` at least) and the values (ISS's label, commas between them);
+        past :data:`LABEL_CHARS` characters the tag alone (``≡``, ``≥``), the caption's
+        :meth:`legend` saying the values."""
+        return [Glyph("cage", self.cell_list, label=self.tag if self.number_key() else self._label())]
+
+    def _label(self) -> str:
+        return self.sign + ",".join(map(str, self.values))
+
+    def number_key(self) -> object:
+        """The values when the cage is labelled with the tag (rules listing the same values share
+        a number); None when the cage shows its values."""
+        return self.values if len(self._label()) > LABEL_CHARS else None
+
+    def legend(self, board: Board) -> str:
+        """What a tagged cage asks (``exactly 0,0,0,2,2,2,5,5,5``), said once in the caption for
+        the rules that list the same values; ``""`` when the cage shows its values."""
+        return f"{self.how} {','.join(map(str, self.values))}" if self.number_key() else ""
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``containexact_k_d`` (``= m``): the cells hold digit ``d``'s value ``m`` times.
@@ -174,6 +197,7 @@ class ContainAtLeast(ContainExact):
     noun = "at-least-contents region"
     how = "at least"
     sign = "≥"
+    tag = "≥"
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``containatleast_k_d`` (``<= -m``): the cells hold digit ``d``'s value ``m`` times or more.
