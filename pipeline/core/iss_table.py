@@ -519,5 +519,5 @@ import pipeline.core.iss_table6  # noqa: E402,F401
 # look-and-say, rellik and equality cages, equal sums and value indexing (issue 33: LookAndSay,
 # RellikCage, EqualityCage, EqualSum, ValueIndexing) likewise
 import pipeline.core.iss_table5  # noqa: E402,F401
-# connected values (issue 33: ConnectedValues over the whole grid -> connectedvalues) likewise
+# connected values (issue 33: ConnectedValues over the grid or a var group -> connectedvalues) likewise
 import pipeline.core.iss_table8  # noqa: E402,F401

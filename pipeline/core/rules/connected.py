@@ -1,5 +1,7 @@
-"""Connected values (ISS ``ConnectedValues`` over the grid): the cells holding any of the listed
-values form one non-empty orthogonally connected region, of a given size when one is given.
+"""Connected values (ISS ``ConnectedValues`` over the grid or a group of extra cells): the cells
+holding any of the listed values form one non-empty orthogonally connected region, of a given size
+when one is given. A group's cells are next to each other as its rows lay them out (ISS's
+``Var`` groups: an ``RxC`` group in rows of ``C``, a count in rows of the grid's width).
 
 Connectivity is not a linear condition on ``x``: the rule's rows model it exactly with auxiliary
 0-1 distance layers from one root cell (docs/conventions.md, "Connected values"), as the chaos
@@ -17,21 +19,21 @@ from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import Board, Glyph, Rows, check_keys, optional_field, value_span
 from pipeline.core.rules.chaos import orthogonal_edges
 
-__all__ = ["ConnectedValues", "region_parts"]
+__all__ = ["ConnectedValues", "region_parts", "layer_edges"]
 
 
 def region_parts(inside: np.ndarray) -> tuple[int, np.ndarray]:
-    """The orthogonally connected parts of a set of cells of a square grid.
+    """The orthogonally connected parts of a set of cells of a rectangle of cells.
 
     Parameters
     ----------
-    inside : ndarray of bool, shape (n, n)
+    inside : ndarray of bool, shape (rows, cols)
         The cells of the set.
 
     Returns
     -------
     tuple of (int, ndarray of int)
-        The number of parts and the ``(n, n)`` part of each cell (1-based, 0 outside).
+        The number of parts and the ``(rows, cols)`` part of each cell (1-based, 0 outside).
     """
     from scipy import ndimage   # lazily: a puzzle read without verifying never imports scipy (issue 18)
 
@@ -39,16 +41,44 @@ def region_parts(inside: np.ndarray) -> tuple[int, np.ndarray]:
     return int(count), labels
 
 
+def layer_edges(count: int, columns: int) -> np.ndarray:
+    """Directed orthogonal neighbour pairs ``(i, j)`` of ``count`` cells laid out row-major in rows
+    of ``columns`` (the last row possibly short), as ISS lays out a var-cell group.
+
+    Parameters
+    ----------
+    count : int
+        Cells of the layer.
+    columns : int
+        Cells a row.
+
+    Returns
+    -------
+    ndarray of int, shape (E, 2)
+        Each unordered pair twice (both directions), sorted by cell then neighbour.
+    """
+    i = np.arange(count)
+    right = i[(i % columns < columns - 1) & (i + 1 < count)]
+    down = i[i + columns < count]
+    pairs = np.concatenate([np.stack([right, right + 1], axis=1), np.stack([down, down + columns], axis=1)])
+    pairs = np.concatenate([pairs, pairs[:, ::-1]])
+    return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
+
+
 @dataclass(frozen=True, eq=False)
 class ConnectedValues(AuxRule):
     """The cells holding one of ``values`` form one non-empty orthogonally connected region:
     ``{"rule": "connectedvalues", "values": [1, 3, 5, 7, 9]}``, optionally ``"size": 45`` (the
     region has exactly that many cells). ISS ``ConnectedValues~~1_3_5_7_9~45`` over the whole
-    grid (one ``N x N`` grid; ISS's var-cell groups are not read).
+    grid (one ``N x N`` grid), or over a group of extra cells with ``"group": "L"`` (the group's
+    name in ``"extra"``; ISS ``ConnectedValues~VL~1``): its cells, next to each other as the
+    group's rows lay them out (``RxC``: rows of ``C``; a count: rows of the grid's width).
 
     Auxiliary columns ``aux_connected_k_r_c_t`` (``t = 1..L``): ``r_c`` is in the region and
     within ``t - 1`` steps of the root inside it; ``L`` is the size, else ``N * |values|`` (each
-    row holds a value once; the whole grid when rows are not units), capped at ``N^2``. Rows: ``connectedroot_k`` (``= 1``, one root),
+    row holds a value once; the whole grid when rows are not units), capped at ``N^2``; over a
+    group, ``r_c`` is the cell's row and column in the group's layout and ``L`` the size, else the
+    group's cell count. Rows: ``connectedroot_k`` (``= 1``, one root),
     ``connectedstep_k_r_c_t`` (``<= 0``, a cell is reached at ``t`` only from itself or a
     neighbour at ``t - 1``), ``connectedkeep_k_r_c_t`` (``<= 0``, layers grow),
     ``connectedall_k_r_c`` (``= 0``, the last layer is the region), ``connectedsize_k``
@@ -57,6 +87,7 @@ class ConnectedValues(AuxRule):
 
     values: tuple[int, ...]
     size: int = 0
+    group: str = ""   # a group of extra cells ("extra"), "" the grid
 
     kind: ClassVar[str] = "connectedvalues"
     families: ClassVar[tuple[str, ...]] = ("connectedroot", "connectedstep", "connectedkeep", "connectedall",
@@ -70,6 +101,8 @@ class ConnectedValues(AuxRule):
         """Its steps over every cell for every listed value: about ``7.9 k N^3`` nonzeros for ``k``
         values (7.1-7.9 measured at N = 9, 16, 25), counted as ``8 k N^3`` (a 100x100 with all 100
         values took 6.3 GB under a 1 GB limit when counted 0)."""
+        if self.group:
+            return 8.0 * self._layer(board)[0].size * self._layers(board)
         return 8.0 * len(self.values) * board.n ** 3
 
     @classmethod
@@ -79,9 +112,10 @@ class ConnectedValues(AuxRule):
         Parameters
         ----------
         data : dict
-            The document entry: ``values`` (distinct values of the puzzle's set), optional ``size``.
+            The document entry: ``values`` (distinct values of the puzzle's set), optional ``size``
+            and ``group`` (a group of the puzzle's extra cells).
         board : Board
-            The puzzle's board: one ``n x n`` grid.
+            The puzzle's board: one ``n x n`` grid without ``group``.
         where : str
             How messages name the entry.
 
@@ -89,8 +123,15 @@ class ConnectedValues(AuxRule):
         -------
         ConnectedValues
         """
-        check_keys(data, {"values", "size"}, where)
-        if not (board.rows == board.cols == board.n and board.present.all()):
+        check_keys(data, {"values", "size", "group"}, where)
+        group = optional_field(data, "group", "")
+        names = [g.name for g in board.extra]
+        if group != "" and (not isinstance(group, str) or group.upper() not in names):
+            declared = f"one of {', '.join(names[:8])}" if names else "none declared"
+            raise PuzzleError(f"{where}: 'group' must name a group of extra cells ({declared}), found {clip(group)!r}")
+        group = group.upper()
+        cells = next((g.count for g in board.extra if g.name == group), board.n_cells) if group else board.n_cells
+        if not group and not (board.rows == board.cols == board.n and board.present.all()):
             raise PuzzleError(f"{where}: connected values need one {board.n}x{board.n} grid, found {board.shape_text}")
         values = data.get("values")
         if (not isinstance(values, list) or not values
@@ -102,19 +143,22 @@ class ConnectedValues(AuxRule):
         if outside:
             raise PuzzleError(f"{where}: {outside[0]} is not one of the puzzle's values {value_span(board)}")
         size = optional_field(data, "size", 0)
-        if size != 0 and (not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= board.n_cells):
-            raise PuzzleError(f"{where}: 'size' must be a whole number 1..{board.n_cells}, found {clip(size)!r}")
-        return cls(tuple(sorted(values)), int(size))
+        if size != 0 and (not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= cells):
+            raise PuzzleError(f"{where}: 'size' must be a whole number 1..{cells}, found {clip(size)!r}")
+        return cls(tuple(sorted(values)), int(size), group)
 
     def to_dict(self, board: Board) -> dict:
         out: dict = {"rule": self.kind, "values": list(self.values)}
         if self.size:
             out["size"] = self.size
+        if self.group:
+            out["group"] = self.group
         return out
 
     def describe(self, board: Board) -> str:
         size = f", {self.size} cells" if self.size else ""
-        return f"connected values {','.join(map(str, self.values))}{size}"
+        group = f" in extra cells {self.group}" if self.group else ""
+        return f"connected values {','.join(map(str, self.values))}{group}{size}"
 
     def glyphs(self, board: Board) -> list[Glyph]:
         """None: the rule is named in the picture's title (ISS draws no mark for it either)."""
@@ -123,7 +167,21 @@ class ConnectedValues(AuxRule):
     def _digits(self, board: Board) -> np.ndarray:
         return board.index_of(list(self.values))
 
+    def _layer(self, board: Board) -> tuple[np.ndarray, int]:
+        """The cells the rule covers (board cell numbers, in layout order) and their cells a row."""
+        if not self.group:
+            return np.arange(board.n_cells), board.cols
+        start = board.n_cells
+        for g in board.extra:
+            if g.name == self.group:
+                return start + np.arange(g.count), g.columns or board.cols
+            start += g.count
+        raise PuzzleError(f"connected values: no extra cells {self.group!r}")  # pragma: no cover - from_dict checks
+
     def _layers(self, board: Board) -> int:
+        if self.group:
+            count = self._layer(board)[0].size
+            return min(self.size, count) if self.size else count
         if self.size:
             return min(self.size, board.n_cells)
         if not board.has_lines:   # no unit holds a value once: the region may fill the grid
@@ -145,9 +203,10 @@ class ConnectedValues(AuxRule):
         list of AuxColumns
         """
         layers = self._layers(board)
-        cell = np.repeat(np.arange(board.n_cells), layers)
-        r, c = np.divmod(cell, board.cols)
-        t = np.tile(np.arange(1, layers + 1), board.n_cells)
+        cells, columns = self._layer(board)
+        cell = np.repeat(np.arange(cells.size), layers)
+        r, c = np.divmod(cell, columns)
+        t = np.tile(np.arange(1, layers + 1), cells.size)
         return [AuxColumns("connected", np.stack([np.full(cell.size, index), r + 1, c + 1, t], axis=1))]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
@@ -164,9 +223,10 @@ class ConnectedValues(AuxRule):
         -------
         list of Rows
         """
-        L, n_cells = self._layers(board), board.n_cells
+        cells, columns = self._layer(board)
+        L, n_cells = self._layers(board), cells.size
         z = np.arange(n_cells * L).reshape(n_cells, L)          # auxiliary column of (cell, layer)
-        r, c = np.divmod(np.arange(n_cells), board.cols)
+        r, c = np.divmod(np.arange(n_cells), columns)
         none = np.zeros(0, dtype=np.int64)
         k = np.full(n_cells, index)
         digits = self._digits(board)
@@ -176,7 +236,7 @@ class ConnectedValues(AuxRule):
                            np.array([[index]]), np.zeros(n_cells, dtype=np.int64), z[:, 0],
                            np.ones(n_cells, dtype=np.int64)))
         # connectedstep: z[i,t] - z[i,t-1] - sum_{j next to i} z[j,t-1] <= 0, t = 2..L
-        edges = orthogonal_edges(board.n)
+        edges = layer_edges(n_cells, columns) if self.group else orthogonal_edges(board.n)
         steps = L - 1
         cell_t = np.repeat(np.arange(n_cells), steps)           # row (i, t): i * steps + t - 1
         t = np.tile(np.arange(1, L), n_cells)                  # 0-based layer of the row
@@ -198,13 +258,13 @@ class ConnectedValues(AuxRule):
                            np.concatenate([np.ones(row_id.size, dtype=np.int64), -np.ones(row_id.size, dtype=np.int64)])))
         # connectedall: z[i,L] - sum_{d in values} x[i,d] = 0
         m = digits.size
-        out.append(AuxRows("connectedall", np.repeat(np.arange(n_cells), m), np.repeat(np.arange(n_cells), m),
+        out.append(AuxRows("connectedall", np.repeat(np.arange(n_cells), m), np.repeat(cells, m),
                            np.tile(digits, n_cells), -np.ones(n_cells * m, dtype=np.int64),
                            np.zeros(n_cells, dtype=np.int64), "E", np.stack([k, r + 1, c + 1], axis=1),
                            np.arange(n_cells), z[:, L - 1], np.ones(n_cells, dtype=np.int64)))
         # connectedsize: sum_i sum_{d in values} x[i,d] = size
         if self.size:
-            out.append(Rows("connectedsize", np.zeros(n_cells * m, dtype=np.int64), np.repeat(np.arange(n_cells), m),
+            out.append(Rows("connectedsize", np.zeros(n_cells * m, dtype=np.int64), np.repeat(cells, m),
                             np.tile(digits, n_cells), np.ones(n_cells * m, dtype=np.int64),
                             np.array([self.size]), "E", np.array([[index]])))
         else:
@@ -227,20 +287,27 @@ class ConnectedValues(AuxRule):
         list of dict
             ``{"message", "cells"}`` per break.
         """
-        inside = np.isin(grid, self._digits(board) + 1)
+        layer, columns = self._layer(board)
+        values = np.zeros(layer.size, dtype=np.int64)   # the extra cells are 0 (empty) when not given
+        known = layer < np.asarray(grid).size
+        values[known] = np.asarray(grid).ravel()[layer[known]]
+        inside = np.isin(values, self._digits(board) + 1)
         count = int(np.count_nonzero(inside))
-        cells = np.flatnonzero(inside).tolist()
+        cells = layer[inside].tolist()
         if self.size and count > self.size:
             return [{"message": f"{self.describe(board)}: {count} cells hold them, not {self.size}", "cells": cells}]
-        if (grid == 0).any():
+        if (values == 0).any():
             return []
         if self.size and count != self.size:
             return [{"message": f"{self.describe(board)}: {count} cells hold them, not {self.size}", "cells": cells}]
         if not count:
             return [{"message": f"{self.describe(board)}: no cell holds them (the region is empty)", "cells": []}]
-        parts, labels = region_parts(inside.reshape(board.rows, board.cols))
+        rows = -(-layer.size // columns)
+        padded = np.zeros(rows * columns, dtype=bool)   # a short last row: padded with cells outside
+        padded[:layer.size] = inside
+        parts, labels = region_parts(padded.reshape(rows, columns))
         if parts > 1:
-            smaller = np.flatnonzero(labels.ravel() > 1).tolist()
+            smaller = layer[labels.ravel()[:layer.size] > 1].tolist()
             return [{"message": f"{self.describe(board)}: the cells holding them form {parts} separate parts",
                      "cells": smaller}]
         return []
