@@ -121,27 +121,10 @@ def test_integer_tokens_hold_the_literals_once():
     assert peak < 1.5 * tokens.nbytes, peak              # 2 x before (plus the chunks)
 
 
-def test_read_cnf_holds_the_literals_once(tmp_path, monkeypatch):
+def test_read_cnf_holds_the_literals_once_and_its_text_a_piece_at_a_time(tmp_path, monkeypatch):
     # the parts and their concatenation, then np.abs for the largest literal: a 354 MB CNF's read
-    # peaked at 1.44 GB (its text plus the literals' 720 MB twice)
-    import tracemalloc
-
-    monkeypatch.setattr(cnf, "CNF_READ_CHUNK", 1 << 14)   # small pieces: their temporaries stay below the literals'
-    path = tmp_path / "m.cnf"
-    cnf.write(build_model(parse_puzzle('{"size": 16}')), path)
-    size = path.stat().st_size
-    tracemalloc.start()
-    try:
-        tokens = cnf.read_cnf(path).tokens
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert peak < size + 1.5 * tokens.nbytes, (peak, size, tokens.nbytes)   # size + 2 x the literals before
-
-
-def test_read_cnf_reads_its_text_a_piece_at_a_time(tmp_path, monkeypatch):
-    # the whole text was read into one bytes object beside the literals: an empty 100x100's
-    # 354 MB CNF held both (0.9 GB for check)
+    # peaked at 1.44 GB (its text plus the literals' 720 MB twice); then the whole text was read
+    # into one bytes object beside the literals: an empty 100x100's CNF held both (0.9 GB for check)
     import tracemalloc
 
     monkeypatch.setattr(cnf, "CNF_READ_CHUNK", 1 << 14)
