@@ -19,6 +19,7 @@ own ``conftest.py`` (pytest replaces ``sys.modules["conftest"]`` for each one).
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import signal
 import sys
@@ -212,6 +213,19 @@ def oracle_first_violation(grid, h, w, variant="classic", regions=None) -> str |
 # ---------------------------------------------------------------------------------------------
 # solved grids
 # ---------------------------------------------------------------------------------------------
+def every_4x4_sudoku() -> list[np.ndarray]:
+    """Every 4x4 sudoku (digits 1..4, boxes 2x2): the 288 grids, each a fresh ``(4, 4)`` array,
+    by brute force over rows that are permutations (the rule tests' counting oracle)."""
+    perms = list(itertools.permutations(range(1, 5)))
+    out = []
+    for rows in itertools.product(perms, repeat=4):
+        g = np.array(rows)
+        if all(len(set(g[:, j])) == 4 for j in range(4)) and all(
+                len(set(g[r:r + 2, c:c + 2].ravel())) == 4 for r in (0, 2) for c in (0, 2)):
+            out.append(g)
+    return out
+
+
 def pattern_grid(h: int, w: int) -> np.ndarray:
     """A valid Sudoku solution with h x w boxes: ``(w*(r mod h) + r div h + c) mod N + 1``."""
     n = h * w

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cpsat_oracle as oracle
-from oracles import ISS_COLLECTION
+from oracles import ISS_COLLECTION, every_4x4_sudoku
 from pipeline import api
 from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import document_from_iss
@@ -31,15 +31,7 @@ NAMES4 = [f"r{r}c{c}" for r in range(1, 5) for c in range(1, 5)]
 
 
 def _grids4() -> list[np.ndarray]:
-    """Every 4x4 sudoku (digits 1..4, boxes 2x2)."""
-    perms = list(itertools.permutations(range(1, 5)))
-    out = []
-    for rows in itertools.product(perms, repeat=4):
-        g = np.array(rows)
-        if all(len(set(g[:, j])) == 4 for j in range(4)) and all(
-                len(set(g[r:r + 2, c:c + 2].ravel())) == 4 for r in (0, 2) for c in (0, 2)):
-            out.append(g)
-    return out
+    return every_4x4_sudoku()
 
 
 GRIDS = _grids4()

@@ -15,7 +15,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from oracles import ISS_COLLECTION
+from oracles import ISS_COLLECTION, every_4x4_sudoku
 from pipeline import api
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
@@ -28,15 +28,7 @@ from pipeline.core.verify import verify_grid
 
 
 def _sudokus4() -> np.ndarray:
-    """Every 4x4 sudoku (digits 1..4, boxes 2x2)."""
-    perms = list(itertools.permutations(range(1, 5)))
-    out = []
-    for rows in itertools.product(perms, repeat=4):
-        g = np.array(rows)
-        if all(len(set(g[:, j])) == 4 for j in range(4)) and all(
-                len(set(g[r:r + 2, c:c + 2].ravel())) == 4 for r in (0, 2) for c in (0, 2)):
-            out.append(g)
-    return np.array(out)
+    return np.array(every_4x4_sudoku())
 
 
 SUDOKUS = _sudokus4()
