@@ -72,8 +72,34 @@ from pipeline.core.lzstring import MAX_DOCUMENT_CHARS, decompress_from_base64
 __all__ = ["looks_like_fpuzzles", "fpuzzles_json", "document_from_fpuzzles", "read_fpuzzles", "no_box_shape",
            "SUPPORTED", "IGNORED", "DISPLAY_CELL_KEYS", "DISPLAY_ENTRY_KEYS"]
 
-#: f-puzzles' default box shapes by size (rows x columns of a box).
-_BOXES = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 10: (2, 5), 12: (3, 4), 14: (2, 7), 15: (3, 5), 16: (4, 4)}
+#: The largest side an f-puzzles grid may have here ('size' from 1 to 64).
+_MAX_SIZE = 64
+
+
+def _default_box(size: int) -> tuple[int, int] | None:
+    """f-puzzles' default box shape of a ``size`` x ``size`` grid, ``(rows, columns)`` of a box, or
+    None when it has none of at least 2 x 2 (a size of 1 or a prime, see :func:`no_box_shape`).
+
+    The box is ``h`` rows by ``size // h`` columns, ``h`` the largest divisor of ``size`` up to its
+    square root (18: 3x6, 20: 4x5, 24: 4x6, 25: 5x5), as both importers have it: SudokuPad/sudokutools
+    ``src/fpuzzlesdecoder.js`` (``getRegionShape``: [height, size / height], the height counted down
+    from floor(sqrt(size)) to the first divisor; a cell's default region is
+    floor(r / height) * height + floor(c / width)) and dclamage/SudokuSolver
+    ``SudokuSolver/SolverUtility.cs`` (``DefaultRegions``, sizes 1 to 31: 2 rows tall for 6, 8, 10,
+    14, 22, 26; 3 for 12, 15, 18, 21, 27; 4 for 20, 24, 28; 5 for 30; square boxes for 4, 9, 16, 25).
+
+    >>> [_default_box(n) for n in (4, 6, 8, 12, 14, 18, 20, 24, 30, 64)]
+    [(2, 2), (2, 3), (2, 4), (3, 4), (2, 7), (3, 6), (4, 5), (4, 6), (5, 6), (8, 8)]
+    >>> [_default_box(n) for n in (1, 2, 7, 31)]
+    [None, None, None, None]
+    """
+    h = max(d for d in range(1, math.isqrt(size) + 1) if size % d == 0)
+    return (h, size // h) if h >= 2 else None
+
+
+#: f-puzzles' default box shapes by size (rows x columns of a box), for every size read that has one
+#: (see _default_box; the sizes up to 16 were once a hand-written table, the same shapes).
+_BOXES = {n: box for n in range(1, _MAX_SIZE + 1) if (box := _default_box(n)) is not None}
 
 #: Keys that carry no rule: metadata and the f-puzzles editor's own settings.
 IGNORED = frozenset({"size", "grid", "title", "author", "ruleset", "solution", "highlightConflicts",
@@ -614,10 +640,8 @@ def _document(text: str | dict, where: str) -> dict:
         if any(g is None for g in regions):
             # f-puzzles writes 'region' only where a cell left its default box (the numbering
             # SudokuPad's importer gives the boxes: row-major, 0-based); a grid of no box shape
-            # has its rows as default regions (see no_box_shape)
-            if size not in _BOXES and not no_box_shape(size):
-                raise PuzzleError(f"{where}: some cells have a 'region' and others not, and a {size}x{size} grid "
-                                  "has no default boxes")
+            # has its rows as default regions (see no_box_shape; every size from 2 has one or the other,
+            # and a 1x1 has no cell without a region once one has it)
             h, w = _BOXES.get(size, (1, size))
             regions = [(k // size // h) * (size // w) + k % size // w if g is None else g
                        for k, g in enumerate(regions)]

@@ -6,8 +6,8 @@ clones for ``samevalues`` of one-cell groups, and f-puzzles' ``negative`` list f
 rules: ``difference`` and ``ratio`` for ``strictkropki``'s colours, ``xv`` for ``strictxv``; every
 white dot given beside a white dot of another difference is ``nonconsecutive``, as the reader
 reads it beside dots);
-boxes other than f-puzzles' default for the size and jigsaw regions go in each cell's
-``region``; a Latin square has no ``region`` when its size has no box shape (a prime: the
+boxes other than f-puzzles' default for the size (every composite size has one, see
+``pipeline.core.fpuzzles._default_box``) and jigsaw regions go in each cell's ``region``; a Latin square has no ``region`` when its size has no box shape (a prime: the
 readers give it no boxes) and each row as its region otherwise; a windoku's four windows are
 written as extra regions (the same units). Anything
 else (a layout, a greater-than sign, ``nonconsecutive`` beside Kropki dots,

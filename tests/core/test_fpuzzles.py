@@ -150,8 +150,9 @@ def test_empty_unsupported_elements_and_editor_settings_are_ignored():
     ({"size": 4.5, "grid": grid_of(4)}, "'size' must be an integer from 1 to 64, found 4.5"),
     ({"grid": grid_of(9)}, "the f-puzzles puzzle has no 'size' (the grid's side, an integer from 1 to 64)"),
     ({"size": 4, "grid": [[{}] * 4] * 3}, "'grid' must be 4 rows of 4 cells"),
-    # a prime size reads as a Latin square (tests/formats/test_fpuzzles_no_boxes.py); 18 has no default
-    ({"size": 18, "grid": grid_of(18)}, "a 18x18 f-puzzles grid needs regions"),
+    # a prime size reads as a Latin square (tests/formats/test_fpuzzles_no_boxes.py), a composite one
+    # its default boxes (tests/formats/test_fpuzzles_default_boxes.py); 1 has neither
+    ({"size": 1, "grid": grid_of(1)}, "a 1x1 f-puzzles grid needs regions (no default boxes for 1)"),
     ({"size": 4, "grid": grid_of(4), "killercage": [{"value": 3}]}, "killercage[0] has no 'cells'; it has 'value'"),
     ({"size": 4, "grid": grid_of(4), "killercage": [{"cells": ["R1C1"], "value": "x"}]},
      "killercage[0] value 'x' is not a whole number"),
@@ -287,10 +288,11 @@ def test_cells_without_a_region_keep_their_default_box():
     a, b = (document_from_fpuzzles(compress({"size": size, "grid": g})) for g in grids)
     assert a == b and a["regions"].split()[:4] == ["0", "0", "1", "0"]
     assert parse_puzzle(compress({"size": size, "grid": grids[1]})).variant == "jigsaw"
-    with pytest.raises(PuzzleError, match="some cells have a 'region' and others not, and a 18x18 grid has no default"):
-        big = grid_of(18)   # a prime size's default regions are its rows: 18 has none
-        big[0][0]["region"] = 0
-        document_from_fpuzzles(compress({"size": 18, "grid": big}))
+    # an 18x18 was refused ("... and a 18x18 grid has no default boxes"): its default is 3x6 boxes
+    # (tests/formats/test_fpuzzles_default_boxes.py), r1c1's being box 0
+    big = grid_of(18)
+    big[0][0]["region"] = 0
+    assert document_from_fpuzzles(compress({"size": 18, "grid": big}))["box"] == "3x6"
 
 
 @pytest.mark.parametrize("box", ["3x2", "2x3", "4x2", "2x4", "4x3", "3x4", "5x2", "5x5"])
