@@ -42,7 +42,10 @@ if TYPE_CHECKING:
 def _import_problem() -> str | None:
     """None if ``cp_model`` imports, else why not (in words a user can act on)."""
     try:
-        import ortools.sat.python.cp_model  # noqa: F401
+        # a Ctrl-C is held until the import ends: raised while protobuf's C code called back into
+        # Python, it was printed there as a traceback (a loaded machine takes a second to import)
+        with stops.deferred():
+            import ortools.sat.python.cp_model  # noqa: F401
     except ImportError as e:
         if "undefined symbol" in str(e) and "Highs" in str(e):
             # ortools 9.x bundles its own HiGHS; once highspy is loaded its symbols win

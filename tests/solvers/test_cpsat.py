@@ -148,3 +148,25 @@ def test_a_model_with_free_auxiliary_columns_is_counted_a_search_per_grid(monkey
     searches.clear()
     first_two = cpsat.count(model, 2, keep=0, time_limit=120.0)
     assert (first_two.count, first_two.status, first_two.grids, len(searches)) == (2, "limit", [], 2)
+
+
+def test_ortools_is_imported_with_stop_signals_held(monkeypatch):
+    """A Ctrl-C while ortools imports (a second on a loaded machine) was raised inside protobuf's C
+    code calling back into Python, printed there as a traceback, then reported again: the import
+    runs with the stop signals held (:class:`pipeline.core.stops.deferred`), the stop raised after."""
+    import builtins
+
+    from pipeline.core import stops
+    from pipeline.solvers import cpsat
+
+    seen = []
+    real_import = builtins.__import__
+
+    def spying_import(name, *args, **kwargs):
+        if name.startswith("ortools"):
+            seen.append(stops._S.deferring)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", spying_import)
+    cpsat._import_problem()
+    assert seen and all(depth > 0 for depth in seen), seen
