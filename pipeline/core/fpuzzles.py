@@ -160,7 +160,7 @@ def no_box_shape(size: int) -> bool:
     >>> [n for n in range(1, 14) if no_box_shape(n)]
     [2, 3, 5, 7, 11, 13]
     """
-    return size >= 2 and all(size % h for h in range(2, math.isqrt(size) + 1))
+    return size >= 2 and _default_box(size) is None   # no divisor from 2 up to the square root
 
 
 def _payload(text: str) -> str | None:
