@@ -569,6 +569,53 @@ def refuse_number_column(rows: str | None, where: str = "puzzle") -> str | None:
     return rows
 
 
+def pandas_missing(value: object) -> bool:
+    """Is ``value`` pandas' ``pd.NA`` (checked by its type, not importing pandas)? ``astype(float)``
+    refuses it where it reads None as NaN."""
+    kind = type(value)
+    return kind.__name__ == "NAType" and kind.__module__.startswith("pandas")
+
+
+def refuse_non_number(value: object, row: int, column: int, where: str) -> None:
+    """Refuse an entry of a matrix of rows that ``astype(float)`` cannot read as a number (text
+    that is no number, an object, a dict, a complex number), naming it and where it is; None and
+    pandas' ``pd.NA`` (empty cells) and anything ``float()`` reads pass.
+
+    Parameters
+    ----------
+    value : object
+        The entry.
+    row, column : int
+        Where it is, 1-based.
+    where : str
+        How a message names the input.
+
+    Raises
+    ------
+    PuzzleError
+        ``entries must be numbers`` (``real numbers`` for a complex one), its place and its value.
+
+    Examples
+    --------
+    >>> refuse_non_number(None, 1, 1, "grid")
+    >>> refuse_non_number("x", 2, 3, "grid")
+    Traceback (most recent call last):
+    ...
+    pipeline.core.errors.PuzzleError: grid: entries must be numbers: row 2, column 3 holds 'x'
+    """
+    if value is None or isinstance(value, (int, float, np.integer, np.floating)) or pandas_missing(value):
+        return
+    complex_ = isinstance(value, (complex, np.complexfloating))
+    if not complex_:
+        try:
+            float(value)   # type: ignore[arg-type]   # Decimal, Fraction, "5": read as astype(float) reads them
+            return
+        except (TypeError, ValueError, ArithmeticError):
+            pass
+    raise PuzzleError(f"{where}: entries must be {'real ' if complex_ else ''}numbers: row {row}, column {column} "
+                      f"holds {clip(repr(value), 30)}")
+
+
 def matrix_of_rows(source: object, where: str = "puzzle") -> np.ndarray:
     """A grid or clue list given as a list of rows (or an array of objects) as the matrix
     ``np.asarray`` makes of it, refusing first what that would misread: ``True`` among numbers
@@ -605,6 +652,7 @@ def matrix_of_rows(source: object, where: str = "puzzle") -> np.ndarray:
                     raise PuzzleError(f"{where}: row {r}, column {c}: {v} is a bool, not a cell (a number, 0 for "
                                       "an empty one)")
                 if not isinstance(v, (int, float, np.integer, np.floating)):
+                    refuse_non_number(v, r, c, where)   # an object, a dict, b'x': by its place, before asarray
                     continue
                 # an int as it is (10**400 is past a float: isfinite raised OverflowError), a float16 as a
                 # float (its abs() > 2**31 overflowed with a RuntimeWarning)

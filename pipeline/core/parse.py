@@ -25,7 +25,8 @@ from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
 from pipeline.core.cells_text import drop_trailing_empty_column as _drop_trailing_empty_column
 from pipeline.core.cells_text import (letter_past_digits, matlab_matrix_problem, matlab_matrix_rows, matrix_of_rows,
-                                      nested_list_rows, plain_clue_list, refuse_number_column)
+                                      nested_list_rows, pandas_missing, plain_clue_list, refuse_non_number,
+                                      refuse_number_column)
 from pipeline.core.cells_text import rows_as_text as _rows_text, unseen_character as _unseen
 from pipeline.core.cells_text import several_puzzles as _several_puzzles, split_cells as _split_cells
 from pipeline.core.cells_text import token_matrix, usual_width as _usual_width
@@ -560,14 +561,7 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
     return values.reshape(n, n)
 
 
-def _pandas_missing(value: object) -> bool:
-    """Is ``value`` pandas' ``pd.NA`` (checked by its type, not importing pandas)? ``astype(float)``
-    refuses it where it reads None as NaN."""
-    kind = type(value)
-    return kind.__name__ == "NAType" and kind.__module__.startswith("pandas")
-
-
-_PANDAS_MISSING = np.frompyfunc(_pandas_missing, 1, 1)
+_PANDAS_MISSING = np.frompyfunc(pandas_missing, 1, 1)
 
 
 def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
@@ -589,6 +583,8 @@ def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
         try:
             values = matrix.astype(float)
         except (TypeError, ValueError):
+            for (r, c), value in np.ndenumerate(matrix):   # an array of objects: its first bad entry, named
+                refuse_non_number(value, r + 1, c + 1, where)
             raise PuzzleError(f"{where}: entries must be numbers") from None
         if m == k:  # MATLAB and Excel write empty cells of a grid as NaN
             values = np.where(np.isnan(values), 0.0, values)

@@ -422,3 +422,43 @@ def test_a_wrong_length_names_a_character_that_shows_as_nothing(unseen, options)
     line = DEFAULT_PUZZLE[:10] + unseen + DEFAULT_PUZZLE[10:]
     with pytest.raises(PuzzleError, match=rf"found 82, among them {re.escape(repr(unseen))} at position 11"):
         parse_puzzle(line, **options)
+
+
+# -- a list of rows holding a non-number names its first one by row and column --------------------
+_NON_NUMBERS = [object(), {}, {"a": 1}, b"x", 1 + 2j, [1], {1}, "x" * 80]
+
+
+@pytest.mark.parametrize("bad", _NON_NUMBERS, ids=lambda v: type(v).__name__)
+@pytest.mark.parametrize("reader, where", [(parse_grid, "grid"), (parse_puzzle, "puzzle")])
+@pytest.mark.parametrize("empty", [0, None])
+def test_a_non_number_in_rows_is_named_by_its_place(bad, reader, where, empty):
+    # "grid: entries must be numbers", naming no cell of 81 (None elsewhere in the rows took
+    # another reader, the message the same)
+    rows = [[1, 2, 3, 4], [3, empty, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]
+    rows[2][1] = bad
+    for source in (rows, np.array(rows, dtype=object)):
+        with pytest.raises(PuzzleError) as caught:
+            reader(source)
+        message = str(caught.value)
+        assert "\n" not in message and len(message) < 200
+        if isinstance(bad, str) or empty is None and isinstance(bad, (dict, list)):
+            # read as JSON text (a cell's text, null): its own message, naming the cell
+            assert re.match(rf"^{where}: (bad cell .* at )?row 3, column 2\b", message), message
+            continue
+        assert re.match(rf"^{where}: entries must be (real )?numbers: row 3, column 2 holds ", message), message
+
+
+@FUZZ
+@given(st.integers(2, 9), st.data())
+def test_fuzz_rows_with_a_non_number_name_the_first(n, data):
+    """Every list of rows holding a non-number (among numbers, None and NaN) is a PuzzleError naming
+    the first such entry's row and column."""
+    fill = st.one_of(st.integers(0, n), st.none(), st.just(float("nan")))
+    rows = data.draw(st.lists(st.lists(fill, min_size=n, max_size=n), min_size=n, max_size=n))
+    bad_places = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), min_size=1, max_size=4))
+    for r, c in bad_places:
+        rows[r][c] = data.draw(st.sampled_from([v for v in _NON_NUMBERS if not isinstance(v, (str, list))]))
+    r, c = min(bad_places)
+    # (a dict among None: read as JSON text, "row R, column C: {} is not a cell")
+    with pytest.raises(PuzzleError, match=rf"^grid: (entries must be (real )?numbers: )?row {r + 1}, column {c + 1}\b"):
+        parse_grid(rows)
