@@ -203,6 +203,7 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
         at = len(unquote(payload[:escape.start()])) + 1   # counted as the bad characters are, once unquoted
         raise PuzzleError(f"{where}: bad %-escape {payload[escape.start():escape.start() + 3]!r} at position {at} of "
                           "the f-puzzles payload (a '%' is followed by two hex digits)")
+    written = payload
     payload = re.sub(r"\s", "+", unquote(payload)).replace("-", "+")
     payload = payload.rstrip("=")
     if not payload:
@@ -210,7 +211,9 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
         raise PuzzleError(f"{where}: the f-puzzles link's {key} holds no puzzle")
     bad = re.search(r"[^A-Za-z0-9+/]", payload)
     if bad:
-        raise PuzzleError(f"{where}: bad character {bad.group()!r} at position {bad.start() + 1} of the f-puzzles "
+        # an escape of bytes that are no UTF-8 (%FF) unquoted to '\ufffd': named as written
+        shown = (bad.group() == "\ufffd" and _undecodable_escape(written, bad.start())) or repr(bad.group())
+        raise PuzzleError(f"{where}: bad character {shown} at position {bad.start() + 1} of the f-puzzles "
                           "payload (base64: A-Z, a-z, 0-9, '+', '/')")
     raw = decompress_from_base64(payload + "=" * (-len(payload) % 4), where)
     try:
@@ -223,6 +226,21 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
     if not isinstance(data, dict):
         raise PuzzleError(f"{where}: expected a JSON object, found {json_kind(data)}")
     return data
+
+
+def _undecodable_escape(written: str, at: int) -> str | None:
+    """The %-escape of ``written`` (a payload before unquoting) whose bytes are no UTF-8 and that
+    unquote made the character at ``at`` of its text (as a repr: ``'%FF'``); None if none did."""
+    for run in re.finditer(r"(?:%[0-9A-Fa-f]{2})+", written):
+        raw = bytes.fromhex(run.group().replace("%", ""))
+        try:
+            raw.decode("utf-8")
+            continue
+        except UnicodeDecodeError as e:
+            first, end = e.start, e.end
+        if len(unquote(written[:run.start()])) + len(raw[:first].decode("utf-8")) == at:
+            return repr(run.group()[3 * first:3 * end])
+    return None
 
 
 def _empty(value: object) -> bool:

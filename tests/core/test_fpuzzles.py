@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from urllib.parse import quote
 
 import pytest
@@ -645,6 +647,18 @@ def test_a_bad_percent_escape_is_named_where_it_is(tail, at):
     bad = tail[tail.index("%", 1) if at else 0:][:3]
     assert str(err.value) == (f"puzzle: bad %-escape {bad!r} at position {len(payload) + 1 + at} of the f-puzzles "
                               "payload (a '%' is followed by two hex digits)")
+
+
+@pytest.mark.parametrize("escapes, shown, at", [("%FF", "%FF", 1), ("%41%FF%42", "%FF", 2), ("%E2%82", "%E2%82", 1),
+                                              ("%41%C3%28", "%C3", 2), ("%41%41%f0%9f", "%f0%9f", 3)])
+def test_an_escape_of_no_utf8_is_named_as_written(escapes, shown, at):
+    """'%FF' in a link's payload was named as the replacement character unquote made of it ('\ufffd')."""
+    link = f"https://www.f-puzzles.com/?load=N4Ig{escapes}abc"
+    said = f"bad character {shown!r} at position {4 + at} of the f-puzzles payload"
+    with pytest.raises(PuzzleError, match=f"^puzzle: {re.escape(said)} "):
+        parse_puzzle(link)
+    run = subprocess.run([sys.executable, "-m", "pipeline", "solve", link], capture_output=True, text=True)
+    assert run.returncode == 2 and run.stderr.strip().count("\n") == 0 and said in run.stderr, run.stderr
 
 
 def test_strict_rules_quadruples_clones_and_pill_arrows_write_back_as_they_read():
