@@ -3,7 +3,7 @@
 A record is ``(puzzle, regions, variant, rules)``, each ``str`` or ``None`` (``rules``: a JSON
 list of rule entries as in a puzzle document, from a ``rules`` column; a text line may instead
 be a whole puzzle document on one line); a table's ``id`` column, the record's name, is read
-beside it (:data:`ID_COLUMN`). Text and CSV input is UTF-8: UTF-16 or UTF-32 is
+beside it (:data:`ID_COLUMN`), as is a text line's puzzle document's ``"id"``. Text and CSV input is UTF-8: UTF-16 or UTF-32 is
 refused in one line, and a text line holding other bytes is its record's error row naming the
 byte and its offset. Its identity for resume is a
 hash per record (:func:`record_hashes`) and one fingerprint of all of them
@@ -32,7 +32,7 @@ import numpy as np
 
 from formats.files import arrow_target, open_binary, open_text
 
-from pipeline.core.errors import PipelineError, clip
+from pipeline.core.errors import DuplicateKey, PipelineError, clip, json_kind, loads_keys_once
 from pipeline.core.limits import MAX_BYTES_ENV, memory_limit
 from pipeline.core.textin import BINARY_HEAD, GZIP_MAGIC, MAX_TEXT_BYTES, binary_kind, size_text
 from pipeline.batch.text import one_line
@@ -71,6 +71,31 @@ def detect_input_format(path: str | os.PathLike) -> str:
     return "text"
 
 
+def _document_ids(puzzles: list[str]) -> list[str | None]:
+    """The ``"id"`` of each puzzle document line (text, or an integer's digits; None where there is
+    none), taken out of the record in place: it labels the record as a table's ``id`` column does,
+    and is neither a key of the document nor part of the record's identity. A line whose id is of
+    another type becomes a :data:`BAD_ROW` record; a line that is no JSON object is left to its parse."""
+    ids: list[str | None] = [None] * len(puzzles)
+    for k, line in enumerate(puzzles):
+        if not (line.startswith("{") and f'"{ID_COLUMN}"' in line):   # no parse of a line without one
+            continue
+        try:
+            doc = loads_keys_once(line)
+        except (ValueError, RecursionError, DuplicateKey):   # its own message from its parse
+            continue
+        if not isinstance(doc, dict) or ID_COLUMN not in doc:
+            continue
+        value = doc.pop(ID_COLUMN)
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            puzzles[k] = (f"{BAD_ROW}text: the document's {ID_COLUMN!r} must be a string or an integer, found "
+                          f"{json_kind(value)}{BAD_ROW}{line}")
+            continue
+        ids[k] = _text_or_none(value)
+        puzzles[k] = json.dumps(doc, ensure_ascii=False)
+    return ids
+
+
 def _text_or_none(value) -> str | None:
     """A cell of an input table as text; empty strings, None and NaN mean "not given"."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -97,7 +122,8 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     -------
     dict of str to list
         Values are ``str`` or ``None`` (plain lists: pandas would turn missing text into NaN);
-        ``id`` is None for every record of a text input or of a table without an ``id`` column.
+        ``id`` is None for a table without an ``id`` column and for a text line that is no puzzle
+        document with an ``"id"`` (:func:`_document_ids`).
         A text input also has ``line``: each record's line in the file (1-based; comments and
         blank lines are not records, so a record's index is not its line).
 
@@ -125,7 +151,7 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     if fmt == "text":
         puzzles, numbers = _text_puzzles(path)
         return {"puzzle": puzzles, "regions": [None] * len(puzzles), "variant": [None] * len(puzzles),
-                "rules": [None] * len(puzzles), "id": [None] * len(puzzles), "line": numbers}
+                "rules": [None] * len(puzzles), "id": _document_ids(puzzles), "line": numbers}
     if fmt not in ("csv", "parquet"):
         raise PipelineError(f"batch: unknown input format {fmt!r}; expected auto, text, csv or parquet")
     import pandas as pd  # only here: text input needs none of its 0.3 s import (batch start-up)

@@ -1,6 +1,7 @@
 """A record's ``id`` (a CSV/TSV/Parquet ``id`` column) is carried to its output row, error rows
 included, through the in-process and process engines, a resume, a ``--retry`` and the upgrade of
-parts written before the column existed; a text input's rows have a null ``id``."""
+parts written before the column existed; a text input's rows have a null ``id`` unless a line is a
+puzzle document with an ``"id"``."""
 from __future__ import annotations
 
 import json
@@ -123,3 +124,24 @@ def test_an_id_does_not_change_how_a_record_is_solved():
     assert named["solution"] == plain["solution"] and named["status"] == plain["status"]
     ruled = solve_records([(0, FOUR, None, None, '[{"type": "diagonal"}]', "z")], {})
     assert ruled["id"] == ["z"] and ruled["rules"][0] is not None, ruled["error"]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_document_line_s_id_reaches_its_row_error_rows_included(tmp_path, workers):
+    # a JSON puzzle document line had no way to name itself: "id" was an unknown key (an error row)
+    lines = [{"id": "alpha", "size": 4, "givens": ["r1c3=4"]}, {"size": 4, "givens": ["r1c1=9"], "id": 7},
+             {"id": "", "size": 4}, {"size": 4}, {"id": [1], "size": 4}, {"id": True, "size": 4}]
+    src = tmp_path / "in.txt"
+    src.write_text("# comment\n" + "".join(json.dumps(d) + "\n" for d in lines) + FOUR + "\n")
+    summary = run_batch(src, tmp_path / "out", workers=workers, chunk_size=2, progress="none")
+    assert summary.complete
+    df = pd.read_parquet(tmp_path / "out")
+    assert _ids(tmp_path / "out") == ["alpha", "7", None, None, None, None, None]   # an empty id is none
+    assert df["status"].tolist() == ["optimal", "error", "optimal", "optimal", "error", "error", "optimal"]
+    assert "digit 9" in df["error"][1]
+    for k, kind in ((4, "array"), (5, "boolean")):
+        assert df["error"][k] == f"line {k + 2}: text: the document's 'id' must be a string or an integer, found {kind}"
+    # the id labels the record, as a table's does: the same document under another id is the same record
+    other = tmp_path / "other.txt"
+    other.write_text(json.dumps({"size": 4, "givens": ["r1c3=4"], "id": "beta"}) + "\n")
+    assert read_records(other)["puzzle"] == read_records(src)["puzzle"][:1]
