@@ -53,7 +53,7 @@ test-slow: $(VENV)/.installed-test
 	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q -m slow $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-test
-	$(VENV)/bin/ruff check pipeline formats tests bench
+	$(VENV)/bin/ruff check pipeline formats tests bench examples
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 
