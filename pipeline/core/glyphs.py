@@ -7,7 +7,8 @@ Cells are canvas numbers ``r * cols + c`` (0-based), as everywhere in the rules.
 
 ``cage``
     A dashed outline inset inside ``cells``; ``label`` (a sum) in the top-left corner of the
-    cage's first cell in row-major order.
+    cage's first cell in row-major order; ``colour`` the outline's, when not the killer cages'
+    (a chaos construction's distinct-region sets).
 ``line``
     A path through the centres of ``cells`` in order. ``style``: ``thermo`` (grey bulb on the
     first cell, thick grey line), ``arrow`` (circle on the first cell, thin line, arrowhead at
@@ -44,7 +45,8 @@ if TYPE_CHECKING:   # annotations only: the rules import this module
 
 __all__ = ["GLYPH_KINDS", "Glyph", "cage_loops", "numbered", "rule_glyphs", "rule_numbers", "rule_titles", "touching_colours",
            "CAGE_COLOUR", "CAGE_INSET", "THERMO_COLOUR", "PARITY_COLOUR", "WINDOW_FILL", "EXTRA_FILLS",
-           "LINE_COLOUR", "RING_COLOUR", "CHAOS_COLOUR", "CHAOS_FILL", "OUTSIDE_COLOURS", "DIAGONAL_SHADE", "outside_kind_colours", "outside_layout",
+           "LINE_COLOUR", "RING_COLOUR", "CHAOS_COLOUR", "CHAOS_FILL", "CHAOS_SAME_COLOUR", "CHAOS_DISTINCT_COLOUR",
+           "OUTSIDE_COLOURS", "DIAGONAL_SHADE", "outside_kind_colours", "outside_layout",
            "rule_caption", "text_spots"]
 
 #: Every kind of glyph, with the styles each takes ("" = the default).
@@ -62,6 +64,8 @@ LINE_COLOUR = "#7a7a7a"               # a line glyph without a colour (and arrow
 RING_COLOUR = "#444444"               # ring marks: hollow circles
 CHAOS_COLOUR = "#d95f02"              # a chaos construction's region clues (arrows, counted cells)
 CHAOS_FILL = "#fbd3ad"                # ... and the cells whose digit they give
+CHAOS_SAME_COLOUR = "#1b9e77"         # ... its same-region sets (a teal: the orange's Dark2 partner)
+CHAOS_DISTINCT_COLOUR = "#7570b3"     # ... its distinct-region counts (a violet: apart from renban's purple)
 #: Colours of outside clues when a picture has clues of several kinds outside its grid, with the
 #: word a caption names each by (one kind alone stays black).
 OUTSIDE_COLOURS = (("#000000", "black"), ("#1f5fbf", "blue"), ("#b2182b", "red"), ("#1b7837", "green"),

@@ -140,8 +140,8 @@ def rules_under(scene: "GridScene") -> str:
 
 # -- cages ---------------------------------------------------------------------------------------
 def cage_layer(scene: "GridScene") -> str:
-    """Killer cages: one dashed ``<path class="cage ...">`` per cage (a loop per piece or hole)
-    and one ``<text class="cage-sum">`` per labelled cage; "" without cages."""
+    """Killer cages: one dashed ``<path class="cage ...">`` per cage (a loop per piece or hole,
+    in the glyph's colour when it has one) and one ``<text class="cage-sum">`` per labelled cage; "" without cages."""
     cages = _of(scene, "cage")
     if not cages:
         return ""
@@ -151,7 +151,8 @@ def cage_layer(scene: "GridScene") -> str:
     for g in cages:
         d = "".join("M" + "L".join(f"{_n(scene.x(x))} {_n(scene.y(y))}" for x, y in loop.tolist()) + "Z"
                     for loop in cage_loops(list(g.cells), cols, CAGE_INSET))
-        paths.append(f'<path class="{_class(g)}" d="{d}"/>')
+        stroke = f' stroke="{html.escape(g.colour)}"' if g.colour else ""   # a chaos distinct-region set's violet
+        paths.append(f'<path class="{_class(g)}"{stroke} d="{d}"/>')
         if g.label:
             r, c = divmod(min(g.cells), cols)
             sums.append(f'<text class="cage-sum" x="{_n(scene.x(c) + 0.05 * cell)}" '

@@ -135,10 +135,12 @@ def _cages(canvas: Any, cages: list[Glyph], font: float) -> None:
     from matplotlib.colors import to_hex
 
     ax, cols = canvas.ax, canvas.cols
-    paths = [cage_outline(list(g.cells), cols) for g in cages]
     width = max(0.5, min(1.1, canvas.cell_points / 32))
-    ax.add_collection(PathCollection(paths, facecolors="none", edgecolors=CAGE_COLOUR, linewidths=width,
-                                     linestyles=[(0, (3.2, 2.2))], zorder=2.5, gid="cages"))
+    plain = [g for g in cages if not g.colour]   # killer cages; coloured outlines (chaos distinct sets) apart, named
+    for gid, group in [("cages", plain)] * bool(plain) + list(_by_name([g for g in cages if g.colour]).items()):
+        ax.add_collection(PathCollection([cage_outline(list(g.cells), cols) for g in group], facecolors="none",
+                                         edgecolors=[g.colour or CAGE_COLOUR for g in group], linewidths=width,
+                                         linestyles=[(0, (3.2, 2.2))], zorder=2.5, gid=gid))
     for g in cages:
         if not g.label:
             continue

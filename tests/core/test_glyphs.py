@@ -190,15 +190,16 @@ def test_an_automaton_line_shows_nfa_where_it_is_read_from_and_its_name_in_the_c
     assert rule_caption(one.rules, one.board) == "nfa: Arithmetic series"
 
 
-def test_the_caption_counts_a_chaos_constructions_region_clues_it_does_not_draw():
+def test_the_caption_says_what_a_chaos_constructions_region_clues_look_like():
     # ISS 'Stretching', 'Let there be chaos': the clues were not drawn and the caption said only
-    # "chaos construction"; arrows and counts are drawn now, and only the other sorts are tallied
+    # "chaos construction"; arrows and counts were drawn next, the other sorts tallied as "not
+    # drawn"; now every sort is drawn and the caption says what each mark means
     puzzle = parse_puzzle(".Shape~4x4.NoBoxes.ChaosConstruction.ChaosArrow~R1C1~0~CC1~-~CC1~CC5~CC9"
                           ".ChaosArrow~R1C2~0~CC2~-~CC2~CC6.ChaosCount~R2C1~0~CC5~CC1~CC2"
                           ".AllDifferent~CC1~CC16")
     caption = rule_caption(puzzle.rules, puzzle.board)
     assert caption.startswith("chaos construction (orange arrows: ")
-    assert caption.endswith("not drawn: 1 different-region set)")
+    assert caption.endswith("orange lines: cells in different regions)") and "not drawn" not in caption
     assert "chaos arrow" not in caption and "chaos count" not in caption
 
 

@@ -97,6 +97,6 @@ def test_a_chaos_constructions_arrows_and_counts_are_drawn_not_counted_in_the_ca
         caption = next(t.get_text() for t in fig.axes[0].texts if t.get_gid() == "caption").replace("\n", " ")
         assert caption.startswith("chaos construction (")
         assert "chaos arrow" not in caption and "chaos count" not in caption
-        assert "not drawn: 1 different-region set" in caption
+        assert "not drawn" not in caption and "orange lines: cells in different regions" in caption
     finally:
         plt.close(fig)

@@ -16,8 +16,9 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.glyphs import CHAOS_COLOUR, CHAOS_FILL, Glyph
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import Board, Rows, check_keys
-from pipeline.core.rules.chaosclues import (KEYS, ChaosClues, active_arms, clue_blocks, clue_rows, clue_tests,
-                                            clues_to_dict, parse_clues)
+from pipeline.core.rules.chaosclues import (KEYS, ChaosClues, active_arms, clue_blocks, clue_rows,
+                                            clue_tests, clues_to_dict, parse_clues, relation_glyphs,
+                                            relation_legend)
 
 __all__ = ["Chaos", "find_division", "orthogonal_edges"]
 
@@ -238,7 +239,8 @@ class Chaos(AuxRule):
         when it is not the start); a count's clue cell shaded :data:`~pipeline.core.glyphs.CHAOS_FILL`,
         its counted cells outlined unless they are the clue cell and its neighbours (ISS's
         default); ``-1`` on the clue cell of an offset of 1. Same-, different- and
-        distinct-region sets are not drawn (:meth:`legend` tallies them).
+        distinct-region sets as :func:`~pipeline.core.rules.chaosclues.relation_glyphs` marks them
+        (they were once only tallied in the caption).
 
         Parameters
         ----------
@@ -267,12 +269,11 @@ class Chaos(AuxRule):
                 out.append(Glyph("cage", tuple(sorted(set(cells)))))
             if offset:
                 out.append(Glyph("mark", (clue,), style="text", label="-1", colour=CHAOS_COLOUR))
-        return out
+        return out + relation_glyphs(self.clues, n)
 
     def legend(self, board: Board) -> str:
-        """What the drawn region clues mean, and those the picture leaves out (``not drawn: 2
-        same-region sets``): nothing shows them on the grid, and "chaos construction" alone hid
-        them."""
+        """What the drawn region clues mean ("chaos construction" alone hid them; same-, different-
+        and distinct-region sets were once tallied as ``not drawn: 2 same-region sets``)."""
         words = []
         if self.clues.arrows:
             words.append("orange arrows: the circled digit counts the cells from the circle along them that stay "
@@ -281,9 +282,7 @@ class Chaos(AuxRule):
             words.append("orange cells: the digit counts the cells around it (or outlined) in its region")
         if any(offset for _, _, offset in (*self.clues.arrows, *self.clues.counts)):
             words.append("-1: the start not counted")
-        tally = self.clues.tally(drawn=False)
-        if tally:
-            words.append(f"not drawn: {tally}")
+        words += relation_legend(self.clues, board.cols)
         return "; ".join(words)
 
     def cells(self) -> np.ndarray:

@@ -23,10 +23,11 @@ from typing import Any, Callable
 import numpy as np
 
 from pipeline.core.errors import PuzzleError
+from pipeline.core.glyphs import CHAOS_COLOUR, CHAOS_DISTINCT_COLOUR, CHAOS_SAME_COLOUR, Glyph
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows
 from pipeline.core.rules.base import Board, cell_name, optional_field, parse_cell, parse_cells
 
-__all__ = ["ChaosClues", "clue_blocks", "clue_rows", "parse_clues", "clues_to_dict", "clue_tests", "clue_violations"]
+__all__ = ["ChaosClues", "relation_glyphs", "relation_legend", "clue_blocks", "clue_rows", "parse_clues", "clues_to_dict", "clue_tests", "clue_violations"]
 
 KEYS = ("counts", "arrows", "same", "different", "distinct")
 
@@ -46,11 +47,10 @@ class ChaosClues:
     def __bool__(self) -> bool:
         return bool(self.counts or self.arrows or self.same or self.different or self.distinct)
 
-    def tally(self, drawn: bool = True) -> str:
-        """How many clues of each sort, as a caption names them (``9 chaos arrows, 1 chaos count``);
-        "" without clues. ``drawn=False``: only the sorts pictures do not draw (same-region,
-        different-region and distinct-region sets; counts and arrows are drawn)."""
-        sorts = (("chaos count", self.counts if drawn else ()), ("chaos arrow", self.arrows if drawn else ()),
+    def tally(self) -> str:
+        """How many clues of each sort (``9 chaos arrows, 1 chaos count``); "" without clues.
+        (Captions once listed the sorts pictures did not draw with it; they draw every sort now.)"""
+        sorts = (("chaos count", self.counts), ("chaos arrow", self.arrows),
                  ("same-region set", self.same), ("different-region set", self.different),
                  ("distinct-region count", self.distinct))
         return ", ".join(f"{len(items)} {noun}{'' if len(items) == 1 else 's'}" for noun, items in sorts if items)
@@ -163,6 +163,84 @@ def clues_to_dict(clues: ChaosClues, board: Board) -> dict:
     if clues.distinct:
         out["distinct"] = [{"clue": cell_name(k, board), "cells": names(cells)} for k, cells in clues.distinct]
     return out
+
+
+def _neighbours(a: int, b: int, cols: int) -> bool:
+    (ra, ca), (rb, cb) = divmod(a, cols), divmod(b, cols)
+    return abs(ra - rb) + abs(ca - cb) == 1
+
+
+def _linked(cells: tuple, cols: int, label: str, colour: str, name: str) -> Glyph:
+    """Two orthogonal neighbours: a white dot labelled ``label`` on their shared edge; other
+    cells: a line through them in ``colour``."""
+    if len(cells) == 2 and _neighbours(cells[0], cells[1], cols):
+        return Glyph("dot", cells, colour="white", label=label, name=name)
+    return Glyph("line", cells, style="line", colour=colour, name=name)
+
+
+def relation_glyphs(clues: ChaosClues, cols: int) -> list[Glyph]:
+    """The marks of the same-, different- and distinct-region clues, one glyph a clue (a
+    same-region set of groups of two or more cells: one line a group), named ``chaossame``,
+    ``chaosdifferent`` and ``chaosdistinct`` (SVG class, matplotlib gid): two neighbours a dot
+    on their shared edge, other cells a line through them, a distinct clue's cells a violet
+    outline (its cell also gets a ring named ``chaosdistinct-clue``). :func:`relation_legend`
+    says what they mean.
+
+    Parameters
+    ----------
+    clues : ChaosClues
+        The clues.
+    cols : int
+        Columns of the grid (cells are ``r * cols + c``).
+
+    Returns
+    -------
+    list of Glyph
+
+    Examples
+    --------
+    >>> [(g.kind, g.label) for g in relation_glyphs(ChaosClues(different=((0, 1), (0, 8))), 4)]
+    [('dot', '\u2260'), ('line', '')]
+    """
+    out: list[Glyph] = []
+    for groups in clues.same:
+        if all(len(g) == 1 for g in groups):   # one-cell groups: the cells share a region
+            out.append(_linked(tuple(g[0] for g in groups), cols, "=", CHAOS_SAME_COLOUR, "chaossame"))
+        else:
+            out += [Glyph("line", g, style="line", colour=CHAOS_SAME_COLOUR, name="chaossame") for g in groups]
+    out += [_linked(cells, cols, "\u2260", CHAOS_COLOUR, "chaosdifferent") for cells in clues.different]
+    for clue, cells in clues.distinct:
+        out.append(Glyph("cage", tuple(sorted(set(cells))), colour=CHAOS_DISTINCT_COLOUR, name="chaosdistinct"))
+        out.append(Glyph("mark", (clue,), style="ring", colour=CHAOS_DISTINCT_COLOUR, name="chaosdistinct-clue"))
+    return out
+
+
+def relation_legend(clues: ChaosClues, cols: int) -> list[str]:
+    """What the marks of :func:`relation_glyphs` mean, one phrase a sort of clue, naming only the
+    marks drawn (``\u2260 on an edge: cells in different regions``).
+
+    Parameters
+    ----------
+    clues : ChaosClues
+        The clues.
+    cols : int
+        Columns of the grid.
+
+    Returns
+    -------
+    list of str
+    """
+    glyphs = relation_glyphs(clues, cols)
+    words = []
+    for name, dot, line, meaning in (("chaossame", "=", "teal", "cells in one region"),
+                                     ("chaosdifferent", "\u2260", "orange", "cells in different regions")):
+        kinds = {g.kind for g in glyphs if g.name == name}
+        marks = [f"{dot} on an edge"] * ("dot" in kinds) + [f"{line} lines"] * ("line" in kinds)
+        if marks:
+            words.append(f"{' or '.join(marks)}: {meaning}")
+    if clues.distinct:
+        words.append("violet outlines: the ringed digit counts the regions the outlined cells meet")
+    return words
 
 
 def active_arms(arms: tuple) -> list[tuple]:
