@@ -47,7 +47,7 @@ __all__ = ["GLYPH_KINDS", "Glyph", "cage_loops", "numbered", "rule_glyphs", "rul
            "CAGE_COLOUR", "CAGE_INSET", "THERMO_COLOUR", "PARITY_COLOUR", "WINDOW_FILL", "EXTRA_FILLS",
            "LINE_COLOUR", "RING_COLOUR", "CHAOS_COLOUR", "CHAOS_FILL", "CHAOS_SAME_COLOUR", "CHAOS_DISTINCT_COLOUR",
            "OUTSIDE_COLOURS", "DIAGONAL_SHADE", "outside_kind_colours", "outside_layout",
-           "rule_caption", "text_spots"]
+           "rule_caption", "text_spots", "cage_label_corners"]
 
 #: Every kind of glyph, with the styles each takes ("" = the default).
 GLYPH_KINDS = {"cage": ("",), "line": ("thermo", "arrow", "line"), "dot": ("", "chevron"),
@@ -405,6 +405,40 @@ def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
         nouns = {rule.kind: type(rule).noun or rule.kind for rule in rules}
         words += [f"{nouns.get(kind, kind)}s in {word}" for kind, (_, word) in keyed.items()]
     return " · ".join(words)
+
+
+def cage_label_corners(cages: list[Glyph]) -> list[int | None]:
+    """The corner of its first cell (row-major) each cage's label takes: 0 top-left (the one
+    place when a cell holds one label), 1 top-right, 2 bottom-left, 3 bottom-right, in drawing
+    order; None for a cage without a label or with the label another cage already wrote in that
+    cell (ISS '250!': a row's, a column's and a box's ``\u2261`` at r1c1 are written once). Two labels
+    at one corner were printed over each other (``\u2261`` on a sum cage's ``\u03a314`` read "\u226114").
+
+    Parameters
+    ----------
+    cages : list of Glyph
+        The ``cage`` glyphs, in drawing order.
+
+    Returns
+    -------
+    list of int or None
+
+    Examples
+    --------
+    >>> a, b = Glyph("cage", (36, 37), label="\u2261"), Glyph("cage", (36, 45), label="\u03a314")
+    >>> cage_label_corners([a, a, b, Glyph("cage", (0, 1))])
+    [0, None, 1, None]
+    """
+    written: dict[int, list[str]] = {}
+    out: list[int | None] = []
+    for g in cages:
+        here = written.setdefault(min(g.cells), []) if g.label else None
+        if here is None or g.label in here:
+            out.append(None)
+            continue
+        out.append(len(here) % 4)   # past four labels in one cell they overlap again (none seen)
+        here.append(g.label)
+    return out
 
 
 def text_spots(marks: list[Glyph]) -> dict[tuple[int, int], tuple[float, float]]:

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pipeline.core.glyphs import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, LINE_COLOUR, PARITY_COLOUR, RING_COLOUR,
-                                  THERMO_COLOUR, Glyph, cage_loops, outside_layout, text_spots, touching_colours)
+                                  THERMO_COLOUR, Glyph, cage_label_corners, cage_loops, outside_layout, text_spots,
+                                  touching_colours)
 
 if TYPE_CHECKING:   # annotations only: svg imports this module
     from pipeline.core.svg import GridScene
@@ -148,15 +149,17 @@ def cage_layer(scene: "GridScene") -> str:
     cell, cols = scene.cell, scene.puzzle.cols
     paths, sums = [], []
     font = 0.26 * cell if scene.n <= 9 else 0.22 * cell
-    for g in cages:
+    for g, corner in zip(cages, cage_label_corners(cages)):
         d = "".join("M" + "L".join(f"{_n(scene.x(x))} {_n(scene.y(y))}" for x, y in loop.tolist()) + "Z"
                     for loop in cage_loops(list(g.cells), cols, CAGE_INSET))
         stroke = f' stroke="{html.escape(g.colour)}"' if g.colour else ""   # a chaos distinct-region set's violet
         paths.append(f'<path class="{_class(g)}"{stroke} d="{d}"/>')
-        if g.label:
+        if corner is not None:   # a second label in the cell: its top-right corner, ...
             r, c = divmod(min(g.cells), cols)
-            sums.append(f'<text class="cage-sum" x="{_n(scene.x(c) + 0.05 * cell)}" '
-                        f'y="{_n(scene.y(r) + 0.05 * cell + 0.8 * font)}">{html.escape(g.label)}</text>')
+            x = scene.x(c + 1) - 0.05 * cell if corner % 2 else scene.x(c) + 0.05 * cell
+            y = scene.y(r + 1) - 0.08 * cell if corner // 2 else scene.y(r) + 0.05 * cell + 0.8 * font
+            anchor = ' text-anchor="end"' if corner % 2 else ""
+            sums.append(f'<text class="cage-sum" x="{_n(x)}" y="{_n(y)}"{anchor}>{html.escape(g.label)}</text>')
     dash = f"{_n(max(1.5, 0.09 * cell))} {_n(max(1.0, 0.06 * cell))}"
     return (f'<g class="cages"><g fill="none" stroke="{CAGE_COLOUR}" stroke-width="{_n(max(0.6, cell / 36))}" '
             f'stroke-dasharray="{dash}">{"".join(paths)}</g>'

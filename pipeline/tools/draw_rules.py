@@ -22,7 +22,7 @@ import numpy as np
 
 from pipeline.core.glyphs import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, LINE_COLOUR, PARITY_COLOUR, RING_COLOUR,
                                   THERMO_COLOUR, WINDOW_FILL, Glyph, cage_loops, outside_kind_colours,
-                                  outside_layout, rule_glyphs, text_spots)
+                                  cage_label_corners, outside_layout, rule_glyphs, text_spots)
 from pipeline.core.glyphs import rule_caption as caption_of_rules
 
 if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
@@ -141,12 +141,14 @@ def _cages(canvas: Any, cages: list[Glyph], font: float) -> None:
         ax.add_collection(PathCollection([cage_outline(list(g.cells), cols) for g in group], facecolors="none",
                                          edgecolors=[g.colour or CAGE_COLOUR for g in group], linewidths=width,
                                          linestyles=[(0, (3.2, 2.2))], zorder=2.5, gid=gid))
-    for g in cages:
-        if not g.label:
+    for g, corner in zip(cages, cage_label_corners(cages)):
+        if corner is None:
             continue
         first = min(g.cells)          # row-major: the top row's leftmost cell
         r, c = divmod(first, cols)
-        ax.text(c + 0.05, r + 0.04, g.label, ha="left", va="top", fontsize=font, color=CAGE_COLOUR,
+        right, low = corner % 2, corner // 2   # a second label in the cell: its top-right corner, ...
+        ax.text(c + (0.95 if right else 0.05), r + (0.96 if low else 0.04), g.label, ha="right" if right else "left",
+                va="bottom" if low else "top", fontsize=font, color=CAGE_COLOUR,
                 zorder=2.8, gid="cage-sum", parse_math=False,
                 bbox=dict(boxstyle="square,pad=0.12", facecolor=to_hex(canvas.background[first]), edgecolor="none"))
 

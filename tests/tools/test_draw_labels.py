@@ -101,3 +101,37 @@ def test_a_killers_cage_sums_stay_clear_of_its_solution_digits():
         assert len(gids) == len(set(gids)) == 9
     finally:
         plt.close(fig)
+
+
+# ISS '250!' (reduced): row 5's exact-contents cage puts its "≡" tag, and a weighted sum its "Σ14",
+# in r5c1's top-left corner: they were printed over each other ("≡14"); the row listed twice (as a
+# row, a column and a box put three tags at r1c1) writes its tag once
+ROW5 = [f"R5C{c}" for c in range(1, 10)]
+TAGGED = (".Shape~9x9~0-8~Raw" + "".join(f".ContainExact~0_0_0_2_2_2_5_5_5~{'~'.join(cells)}" for cells in (ROW5, ROW5[::-1]))
+          + ".Sum~14_=_1_1_1_1_1_-1~R8C1~R7C1~R6C1~R5C1~R5C2~R9C1")
+
+
+def test_cage_labels_sharing_a_cell_take_its_corners_in_turn_and_do_not_overlap():
+    import matplotlib.pyplot as plt
+    fig = draw_grid(parse_puzzle(TAGGED))
+    try:
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in fig.axes[0].texts if t.get_gid() == "cage-sum"]
+        assert sorted(text for text, _ in boxes) == ["\u03a314", "\u2261"]   # the tag once
+        (_, a), (_, b) = boxes
+        assert not a.overlaps(b) and abs(a.y1 - b.y1) < 1              # side by side under the cell's top
+    finally:
+        plt.close(fig)
+
+
+def test_the_notebook_svg_puts_a_cells_second_cage_label_in_its_top_right_corner():
+    import re
+
+    from pipeline.core.svg import grid_svg
+
+    sums = re.findall(r'<text class="cage-sum" x="([\d.]+)" y="([\d.]+)"( text-anchor="end")?>([^<]*)<',
+                      grid_svg(parse_puzzle(TAGGED)))
+    assert sorted(text for *_, text in sums) == ["\u03a314", "\u2261"]
+    (first_x, first_y, first_end, _), (second_x, second_y, second_end, _) = sums   # in drawing order
+    assert first_y == second_y and float(second_x) > float(first_x) + 10 and second_end and not first_end
