@@ -47,14 +47,6 @@ class ChaosClues:
     def __bool__(self) -> bool:
         return bool(self.counts or self.arrows or self.same or self.different or self.distinct)
 
-    def tally(self) -> str:
-        """How many clues of each sort (``9 chaos arrows, 1 chaos count``); "" without clues.
-        (Captions once listed the sorts pictures did not draw with it; they draw every sort now.)"""
-        sorts = (("chaos count", self.counts), ("chaos arrow", self.arrows),
-                 ("same-region set", self.same), ("different-region set", self.different),
-                 ("distinct-region count", self.distinct))
-        return ", ".join(f"{len(items)} {noun}{'' if len(items) == 1 else 's'}" for noun, items in sorts if items)
-
     def listed_cells(self) -> int:
         """Cells the clues list, counted once per listing (what their rows grow with)."""
         return (sum(len(cells) for _, cells, _ in self.counts)
