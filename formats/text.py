@@ -454,12 +454,23 @@ class Tokens:
         idx = np.asarray(idx)
         if idx.size == 0:
             return factorize_table(np.zeros((0, 8), np.uint8))
-        lengths = self.ends[idx] - self.starts[idx] - (0 if drop_last is None else drop_last)
+        lengths = self.ends[idx] - self.starts[idx]
+        if drop_last is not None:
+            lengths -= np.asarray(drop_last, dtype=lengths.dtype)
         width = word_width(int(lengths.max()))
-        table = self._windows(idx, width)
-        for column in range(width):   # a bool per token and byte column, not one per byte of the table
-            table[lengths <= column, column] = 0
-        return factorize_table(table)
+
+        def rows(sel: slice | np.ndarray) -> np.ndarray:   # the zero-padded names of rows sel
+            table = self._windows(idx[sel], width)
+            cut = lengths[sel]
+            for column in range(width):   # a bool per token and byte column, not one per byte
+                table[cut <= column, column] = 0
+            return table
+        return _factorize_rows(rows, idx.size, width)
+
+
+#: Rows hashed, cut or compared at a time by :func:`factorize_table`: each chunk's byte table
+#: and hash temporaries are short-lived; only one 64-bit hash per row spans the whole input.
+FACTORIZE_CHUNK = 1 << 18
 
 
 def factorize_table(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -470,7 +481,8 @@ def factorize_table(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (:func:`~pipeline.core.names.name_hash`, as the name dictionary does) and ``pd.factorize``
     numbers the hashes; the words are then compared with those of each code's first
     occurrence, so a hash collision can never merge two names (it falls back to exact keys).
-    Rows wider than 64 bytes take the exact path directly (rare, slower).
+    Rows wider than 64 bytes take the exact path directly (rare, slower). Hashing and checking
+    go :data:`FACTORIZE_CHUNK` rows at a time: beside the table, one ``uint64`` per row.
 
     Examples
     --------
@@ -478,19 +490,34 @@ def factorize_table(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> codes.tolist(), [bytes(r).rstrip(b"\\0") for r in distinct]
     ([0, 1, 0], [b'x1', b'y'])
     """
-    import pandas as pd  # lazily: solve and export never load pandas
     n, width = table.shape
     if n == 0:
         return np.zeros(0, np.int64), np.zeros((0, 8), np.uint8)
     table = np.ascontiguousarray(table)
-    words = table.view(np.uint64)
+    return _factorize_rows(lambda sel: table[sel], n, width)
+
+
+def _factorize_rows(rows: Callable[[slice | np.ndarray], np.ndarray], n: int,
+                    width: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`factorize_table` of the ``n`` rows that ``rows(slice or index array)`` makes, in
+    chunks: a whole ``(n, width)`` table (an empty 100x100's 6 M LP names: 96 MB) and the
+    hash's temporaries over it never exist at once; only the hashes and the codes are per row."""
+    import pandas as pd  # lazily: solve and export never load pandas
+    step = FACTORIZE_CHUNK
+    exact = False
     if width <= 64:
-        codes, uniq = pd.factorize(name_hash(words))
-        first, step = _first_of(codes, uniq.size), 1 << 20   # a chunk of rows, not a second table
-        exact = all((words[at:at + step] == words[first[codes[at:at + step]]]).all() for at in range(0, n, step))
-    if width > 64 or not exact:
+        hashes = np.empty(n, np.uint64)
+        for at in range(0, n, step):
+            hashes[at:at + step] = name_hash(np.ascontiguousarray(rows(slice(at, at + step))).view(np.uint64))
+        codes, uniq = pd.factorize(hashes)
+        del hashes
+        distinct = np.ascontiguousarray(rows(_first_of(codes, uniq.size)))
+        exact = all((rows(slice(at, at + step)) == distinct[codes[at:at + step]]).all() for at in range(0, n, step))
+    if not exact:
+        table = np.ascontiguousarray(rows(slice(None)))
         codes, uniq = pd.factorize(np.array([bytes(v) for v in table.view(f"V{width}").ravel()], dtype=object))
-    return codes.astype(np.int64, copy=False), table[_first_of(codes, len(uniq))]
+        distinct = table[_first_of(codes, len(uniq))]
+    return codes.astype(np.int64, copy=False), distinct
 
 
 def table_strings(table: np.ndarray) -> np.ndarray:
@@ -507,7 +534,8 @@ def table_strings(table: np.ndarray) -> np.ndarray:
 def _first_of(codes: np.ndarray, n_codes: int) -> np.ndarray:
     """Row of each code's first occurrence."""
     first = np.empty(n_codes, np.int64)
-    first[codes[::-1]] = np.arange(codes.size - 1, -1, -1)
+    rows = np.int32 if codes.size < np.iinfo(np.int32).max else np.int64   # 6 M rows: 24 MB, not 48
+    first[codes[::-1]] = np.arange(codes.size - 1, -1, -1, dtype=rows)
     return first
 
 
