@@ -556,6 +556,9 @@ def first_repeat(keys: np.ndarray) -> int | None:
     >>> first_repeat(np.array([3, 1, 3, 1])), first_repeat(np.array(["a", "b"]))
     (2, None)
     """
+    ordered = np.sort(keys)   # no order (int64 per key) unless there is a repeat to place
+    if not (ordered[1:] == ordered[:-1]).any():
+        return None
     order = np.argsort(keys, kind="stable")
     ordered = keys[order]   # once: an empty 100x100's LP row keys are 32 MB a copy
     again = order[1:][ordered[1:] == ordered[:-1]]
