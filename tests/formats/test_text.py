@@ -241,3 +241,60 @@ def test_integer_tokens_name_the_first_word_that_is_no_integer(bad):
     text = f"1 -2\n3 {bad} 4 x\n"
     with pytest.raises(ValueError, match=f"^{re.escape(bad)}$"):
         integer_tokens(np.frombuffer(text.encode(), np.uint8), ValueError, chunk=3)
+
+
+def test_factorize_in_chunks_holds_no_table_of_all_names(monkeypatch):
+    # an empty 100x100's LP read back peaked in factorize: its 6 M names cut into one (n, 16)
+    # byte table and hashed over it with n-sized temporaries. Chunked, a name costs its hash and
+    # its code (and pandas' table of hashes): less than one row of a 64-byte table.
+    import tracemalloc
+
+    import formats.text as text
+
+    n, width = 60_000, 64
+    names = [b"n%059d" % (k % 5000) for k in range(n)]          # 60 bytes: 64-byte rows
+    tok = Tokens(np.frombuffer(b" ".join(names), np.uint8))
+    monkeypatch.setattr(text, "FACTORIZE_CHUNK", 4096, raising=False)
+    idx = np.arange(n, dtype=np.int32)
+    tok.factorize(idx[:10])                                        # pandas imported before tracing
+    tracemalloc.start()
+    try:
+        codes, table = tok.factorize(idx)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert table.shape == (5000, width) and codes.tolist() == [k % 5000 for k in range(n)]
+    assert peak < n * width, peak / n   # the old whole table alone was n * width
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 1 << 18])
+def test_factorize_chunks_give_the_same_codes(monkeypatch, chunk):
+    import formats.text as text
+
+    monkeypatch.setattr(text, "FACTORIZE_CHUNK", chunk)
+    words = [b"b", b"a:", b"b", b"c" * 20, b"a", b"c" * 20, b"d:"]
+    tok = Tokens(np.frombuffer(b" ".join(words), np.uint8))
+    drop = np.array([w.endswith(b":") for w in words])
+    codes, table = tok.factorize(np.arange(len(words)), drop_last=drop)
+    assert codes.tolist() == [0, 1, 0, 2, 1, 2, 3]
+    assert [bytes(r).rstrip(b"\0") for r in table] == [b"b", b"a", b"c" * 20, b"d"]
+    codes, table = factorize_table(bytes_table(words, width=24))
+    assert codes.tolist() == [0, 1, 0, 2, 3, 2, 4]
+
+
+def test_first_repeat_without_repeats_holds_one_sorted_copy():
+    # an LP's row keys (an empty 100x100: 4 M int64) were argsorted and gathered, the order and
+    # the ordered copy side by side, to find no repeat: one sorted copy says so
+    import tracemalloc
+
+    from formats.text import first_repeat
+
+    keys = np.random.default_rng(0).permutation(200_000).astype(np.int64)
+    tracemalloc.start()
+    try:
+        assert first_repeat(keys) is None
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1.5 * keys.nbytes, peak / keys.nbytes    # argsort's order + the gather: 2x
+    assert first_repeat(np.array([5, 2, 5, 2, 9])) == 2
