@@ -263,3 +263,23 @@ def test_count_distinct_round_trips_and_refuses_in_one_line():
 
 def test_count_different_circles_solves_to_its_published_solution():
     _solves_to_published("Count Different (Circles)")
+
+
+# -- a 0-indexed sandwich: ISS's search and its own check disagree -----------------------------
+def test_a_0_indexed_sandwich_with_more_cells_between_is_a_second_solution():
+    """'0-indexed: Sums and indexing' is published as unique, but a second grid keeps every rule:
+    row 5's cells between its 0 and its 8 (five of them) add to 17, as the published grid's four do.
+    ISS builds a Sandwich as its Lunchbox handler, which on a grid of values 0..N-1 remaps the
+    combinations per distance but keeps the distance range of the unshifted sum
+    (handlers.js ``Lunchbox.initialize``: ``_distances = distanceRange[sum]``), so its search never
+    tries five cells; given the second grid in full, ISS accepts it (node, 2026-12-06)."""
+    entry = _entry("0-indexed: Sums and indexing")
+    puzzle = parse_puzzle(document_from_iss(entry["input"]))
+    second = "015746823278351406364280571453108267607423185182675034521037648830564712746812350"
+    for line in (entry["solution"], second):
+        values = np.array([int(c) for c in line]).reshape(9, 9)
+        row = list(values[4])
+        low, high = sorted((row.index(0), row.index(8)))
+        assert sum(row[low + 1:high]) == 17
+        assert verify_grid(values + 1, puzzle).ok, line   # digits 1..9 stand for the values 0..8
+    assert second != entry["solution"]   # two grids keep every rule: the puzzle is not unique
