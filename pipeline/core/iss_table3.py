@@ -20,9 +20,10 @@ at that end: ``R3`` direction 1 is ``r3c0``, direction -1 ``r3c10`` on a 9x9; ``
   whole row or column in order (either way) reads back as that sandwich. A lunchbox over other
   cells is :mod:`pipeline.core.iss_table4`'s ``lunchbox``.
 * ``CountingCircles~cells`` -> ``countingcircles``.
-* ``ContainAtLeast~d_d~cells`` over the 4 cells of a 2x2 square (1 to 4 values) is ISS's ``Quad``
-  -> ``quadruple``; over any other cells -> ``containatleast`` (``values`` as listed, repeats
-  kept: each is in the cells at least as often as listed; ISS's non-strict ``RequiredValues``),
+* ``ContainAtLeast~d_d~cells`` over the 4 cells of a 2x2 square of the grid (1 to 4 values) is
+  ISS's ``Quad`` -> ``quadruple``; over any other cells (extra cells, ISS ``Var``, too: "Xin Yang
+  v2") -> ``containatleast`` (``values`` as listed, repeats kept: each is in the cells at least
+  as often as listed; ISS's non-strict ``RequiredValues``),
   and written back so (a ``containatleast`` over a 2x2 square reads back as that quadruple,
   which means the same).
 * ``ContainExact~v_v~cells`` -> ``containexact`` (``values`` as listed, repeats kept: each is in
@@ -44,6 +45,7 @@ from typing import Callable
 
 import numpy as np
 
+from pipeline.core.iss_extra import iss_extra_name
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
 from pipeline.core.errors import clip
 
@@ -211,11 +213,13 @@ def _write_counting_circles(entry: dict, grid: IssGrid) -> list[str]:
 def _read_contain_at_least(args: list[str], grid: IssGrid) -> list[dict]:
     if len(args) < 2:
         raise IssArgError("expected values and cells")
-    rcs = np.array(sorted({grid.rc(t) for t in args[1:]}))
+    cells = grid.cells(args[1:])   # grid cells and extra (Var) cells, as "Xin Yang v2" lists them
     values = [_int(v, "value") for v in args[0].split("_")]
+    on_grid = not grid.extra or all(iss_extra_name(t, grid.extra) is None for t in args[1:])
+    rcs = np.array(sorted({grid.rc(t) for t in args[1:]})) if on_grid else np.zeros((0, 2), dtype=np.int64)
     square = len(args) == 5 and len(rcs) == 4 and np.array_equal(rcs - rcs[0], [[0, 0], [0, 1], [1, 0], [1, 1]])
     if not square or not 1 <= len(values) <= 4:   # any other cells: the rule takes them and checks the values
-        return [{"rule": "containatleast", "cells": grid.cells(args[1:]), "values": sorted(values)}]
+        return [{"rule": "containatleast", "cells": cells, "values": sorted(values)}]
     return [{"rule": "quadruple", "cells": [f"r{r + 1}c{c + 1}" for r, c in rcs.tolist()], "digits": sorted(values)}]
 
 

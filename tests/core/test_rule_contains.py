@@ -273,3 +273,82 @@ def test_lists_that_differ_are_numbered_and_short_ones_stay_on_their_cage():
     assert labels == ["≡1", "≡1", "≡2", "=1,2", "≥", "≥4"]   # drawn kind by kind
     assert rule_caption(puzzle.rules, puzzle.board).split(" · ") == [
         "≡1: exactly 1,1,2,2", "≡2: exactly 3,3,4,4", "≥: at least 1,2,3"]
+
+
+# -- extra cells (ISS Var) ---------------------------------------------------------------------
+EXTRA_GIVENS = "12..34..2......."   # six 4x4 Sudoku grids keep these
+EXTRA_RULES = [{"rule": "containatleast", "cells": ["S1", "S2", "r1c3"], "values": [2, 4]},   # a mix
+               {"rule": "containexact", "cells": ["S2", "S3", "S4"], "values": [1, 1]}]       # extra cells alone
+
+
+def _held(grid: np.ndarray, extra: tuple[int, ...], name: str) -> int:
+    return int(extra[int(name[1:]) - 1]) if name.startswith("S") else int(grid[_rc(name)])
+
+
+def test_rules_over_extra_cells_count_as_brute_force():
+    """Every (grid, extra digits) pair that keeps the givens and both rules, enumerated, against
+    the engines' counts (solutions differ in the grid or the extra cells)."""
+    grids = [g for g in SUDOKUS if all(ch == "." or int(ch) == v for ch, v in zip(EXTRA_GIVENS, g.ravel()))]
+    pairs = []
+    for g, extra in itertools.product(grids, itertools.product(range(1, 5), repeat=4)):
+        counts = [Counter(_held(g, extra, c) for c in rule["cells"]) for rule in EXTRA_RULES]
+        if all(got[v] >= m and (rule["rule"] == "containatleast" or got[v] == m)
+               for rule, got in zip(EXTRA_RULES, counts) for v, m in Counter(rule["values"]).items()):
+            pairs.append((g, extra))
+    assert len(grids) == 6 and 0 < len(pairs) < len(grids) * 4 ** 4
+    puzzle = parse_puzzle({"size": 4, "givens": EXTRA_GIVENS, "extra": [{"name": "S", "size": 4}],
+                           "rules": EXTRA_RULES})
+    for solver in ("sat", "highs"):
+        got = api.count(puzzle, limit=len(pairs) + 1, solver=solver)
+        assert (got.count, got.status) == (len(pairs), "complete"), solver
+    g, extra = pairs[0]
+    assert verify_grid(g, puzzle, np.array(extra))
+    wrong = np.array(extra)
+    wrong[1:] = 4   # S2..S4 hold no 1: the containexact rule is broken
+    report = verify_grid(g, puzzle, wrong)
+    assert not report and "contain exactly 1,1" in report.message
+
+
+def test_iss_contain_over_var_cells_reads_and_writes_back():
+    """ContainAtLeast over Var cells (ISS's "Xin Yang v2") was refused: "'VS1' is an extra cell
+    (ISS Var), not a cell of the 9x9 grid, and this constraint takes grid cells only". Over a 2x2
+    Var it is no quadruple (that takes grid cells)."""
+    text = ".Shape~4x4.Var~S~shade~2x2.ContainAtLeast~1_2~VS1~VS2~VS3~VS4.ContainExact~3~VS1~R1C1"
+    doc = document_from_iss(text)
+    assert doc["rules"] == [{"rule": "containatleast", "cells": ["S1", "S2", "S3", "S4"], "values": [1, 2]},
+                            {"rule": "containexact", "cells": ["S1", "r1c1"], "values": [3]}]
+    written = iss_from_puzzle(parse_puzzle(doc))
+    assert ".ContainAtLeast~1_2~VS1~VS2~VS3~VS4" in written and ".ContainExact~3~VS1~R1C1" in written
+    assert document_from_iss(written)["rules"] == doc["rules"]
+
+
+def _xin_yang() -> dict:
+    return next(json.loads(line) for line in ISS_COLLECTION.open(encoding="utf-8")
+                if json.loads(line)["name"] == "Xin Yang v2")
+
+
+def test_xin_yang_v2_reads():
+    puzzle = parse_puzzle(_xin_yang()["input"])
+    on_extra = [rule for rule in puzzle.rules if rule.kind == "containatleast"
+                and min(rule.cell_list) >= puzzle.board.n_cells]
+    assert len(on_extra) == 81 - 9 - 9 + 1   # Replicate's 2x2 windows of the 9x9 Var, 8 by 8
+
+
+@pytest.mark.slow
+def test_xin_yang_v2_s_solution_verifies():
+    """11 s: each verify solves for the shading (extra cells) that goes with the grid."""
+    entry = _xin_yang()
+    puzzle = parse_puzzle(entry["input"])
+    grid = np.array([int(ch) for ch in entry["solution"]]).reshape(9, 9)
+    assert api.verify(puzzle, grid)
+    broken = grid.copy()
+    broken[0, [0, 1]] = broken[0, [1, 0]]
+    assert not api.verify(puzzle, broken)
+
+
+@pytest.mark.slow
+def test_xin_yang_v2_solves_to_its_published_solution():
+    """cpsat (auto) in about 40 s with the uniqueness proof on a shared 2-core machine."""
+    entry = _xin_yang()
+    result = api.solve(parse_puzzle(entry["input"]), time_limit=120)
+    assert result.grid is not None and "".join(map(str, result.grid.ravel())) == entry["solution"]
