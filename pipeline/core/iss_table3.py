@@ -183,7 +183,10 @@ def _read_lunchbox(args: list[str], grid: IssGrid) -> list[dict]:
     if not args:
         raise IssArgError("expected a sum and cells")
     total = _int(args[0], "sum") if args[0] else 0
-    cells = [grid.to_iss(c) for c in grid.cells(args[1:], 2)]   # ids as ISS writes them: R1C1
+    named = grid.cells(args[1:], 2)
+    if grid.extra and any(iss_extra_name(t, grid.extra) is not None for t in args[1:]):   # no whole line:
+        raise IssArgError("a lunchbox over extra cells is no sandwich")   # to_iss crashed on 'L1' while reading
+    cells = [grid.to_iss(c) for c in named]   # ids as ISS writes them: R1C1
     for line in [f"{axis}{k}" for axis in "RC" for k in range(1, grid.n + 1)]:
         for direction in (1, -1):
             if cells == _line_cells(line, direction, grid) and _n_values(grid):

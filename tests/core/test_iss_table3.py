@@ -209,3 +209,10 @@ def test_collection_puzzles_of_these_types_read_and_keep_their_solutions():
     print(f"\nISS collection, outside clues, circles, pairs: {read} read ({verified} solutions kept), "
           f"{len(refused)} refused for other reasons")
     assert read >= 20 and verified >= 20
+
+
+def test_a_lunchbox_over_var_cells_is_no_sandwich_and_reads_as_a_lunchbox():
+    """It stopped with a traceback ("ValueError: not enough values to unpack"): the whole-line
+    check wrote the Var cell 'L1' as a grid id."""
+    rules = document_from_iss(".Shape~6x6.Var~L~loop~6x6.Lunchbox~5~VL1~VL2~R1C1")["rules"]
+    assert rules == [{"rule": "lunchbox", "cells": ["L1", "L2", "r1c1"], "sum": 5}]
