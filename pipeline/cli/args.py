@@ -27,7 +27,7 @@ from pipeline.core.build import CLUE_ENCODINGS, Model, build_model
 from pipeline.core.rulerows import rule_build_nonzeros
 from pipeline.core.conventions import ORDERS, SCHEMES
 from pipeline.core.errors import (DuplicateKey, PipelineError, PuzzleError, SeveralPuzzles, SolveError, clip,
-                                  loads_keys_once)
+                                  json_failure, loads_keys_once)
 from pipeline.core.options import MAX_THREADS, float_option
 from pipeline.core.parse import Source
 from pipeline.core.progress import on_a_terminal
@@ -230,8 +230,8 @@ def rule_entry(text: str) -> dict:
         except DuplicateKey as e:   # {"sum": 9, "sum": 10} took the last one without a word
             raise argparse.ArgumentTypeError(f"key {e.key!r} given twice in one rule entry; give each key once") from None
         except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
-            why = ("nested too deep" if isinstance(e, RecursionError) else str(e)
-                   if isinstance(e, json.JSONDecodeError) else "a number of over 4,300 digits")
+            digits = isinstance(e, ValueError) and not isinstance(e, json.JSONDecodeError)
+            why = "a number of over 4,300 digits" if digits else json_failure(e)
             raise argparse.ArgumentTypeError(f"not a JSON rule entry ({why})") from None
         if not isinstance(entry, dict):
             raise argparse.ArgumentTypeError("a JSON rule entry is an object")

@@ -12,7 +12,7 @@ from itertools import chain
 
 import numpy as np
 
-from pipeline.core.errors import PuzzleError, SeveralPuzzles, clip
+from pipeline.core.errors import PuzzleError, SeveralPuzzles, clip, json_failure
 
 __all__ = ["COMPACT_DIGITS", "MAX_TOKEN_DIGITS", "REGION_ALPHABET", "drop_trailing_empty_column", "letter_past_digits", "matlab_matrix_problem", "matlab_matrix_rows", "matrix_of_rows", "nested_list_rows", "plain_clue_list",
            "refuse_number_column", "rows_as_text", "several_puzzles", "split_cells", "token_matrix", "unseen_character", "whole_number"]
@@ -449,7 +449,7 @@ def nested_list_rows(text: str, where: str = "puzzle") -> str | None:
     try:
         rows = json.loads(python if "'" not in python else python.replace("'", '"'))
     except (ValueError, RecursionError) as e:
-        reason = "nested too deep" if isinstance(e, RecursionError) else getattr(e, "msg", str(e))
+        reason = e.msg if isinstance(e, json.JSONDecodeError) else json_failure(e)
         raise PuzzleError(f"{where}: not an array of rows ({clip(reason, 60)})") from None
     for k, row in enumerate(rows if isinstance(rows, list) else [rows], start=1):
         if not isinstance(row, list):

@@ -42,7 +42,7 @@ import numpy as np
 from typing import NamedTuple
 
 from pipeline.core.cells_text import plain_clue_list, rows_as_text
-from pipeline.core.errors import DuplicateKey, clip, PuzzleError, json_kind, loads_keys_once
+from pipeline.core.errors import DuplicateKey, clip, PuzzleError, json_failure, json_kind, loads_keys_once
 from pipeline.core.extracells import parse_extra
 from pipeline.core.fpuzzles import SUPPORTED as FPUZZLES_SUPPORTED, read_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
@@ -441,14 +441,12 @@ def _json_reason(error: Exception, text: str) -> str:
     """What ``json.loads`` said about ``text``; a one-line text (a batch record, an argument) by
     column alone, since its "line 1" is not the line of the file it came from; arrays or objects
     nested past the recursion limit as that ("maximum recursion depth exceeded while decoding ...")."""
-    if isinstance(error, RecursionError):
-        return "nested too deep"
     if isinstance(error, json.JSONDecodeError) and "\n" not in text.strip():
         # counted on the text's one line: an error at its end (a cut-off record) is reported by
         # json past the line end the record kept, as "line 2 column 1"
         line_start = text.rfind("\n", 0, len(text) - len(text.lstrip())) + 1
         return f"{error.msg} at column {min(error.pos, len(text.rstrip())) - line_start + 1}"
-    return str(error)
+    return json_failure(error)
 
 
 def _first_line_is_an_object(text: str) -> bool:
@@ -524,7 +522,7 @@ def rule_entries_text(rules: str | None) -> list | None:
     except json.JSONDecodeError as e:
         raise PuzzleError(f"rules: not JSON ({e.msg} at character {e.pos}): expected a list of rule entries") from None
     except (ValueError, RecursionError) as e:   # an integer of over 4,300 digits, nesting too deep
-        why = "nested too deep" if isinstance(e, RecursionError) else str(e)[:100]
+        why = json_failure(e)[:100]
         raise PuzzleError(f"rules: not a usable JSON list of rule entries ({why})") from None
     if entries is None:   # JSON null: what batch's own output says of a record without rules
         return None

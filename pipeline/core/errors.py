@@ -289,6 +289,34 @@ def clip(value: object, width: int = 20) -> str:
     return shortened(text, width, length=False)
 
 
+def json_failure(error: BaseException, width: int | None = None) -> str:
+    """Why ``json.loads`` refused a text, for a message: ``nested too deep`` for arrays or objects
+    nested past the recursion limit (Python's own "maximum recursion depth exceeded while decoding
+    a JSON array from a unicode string" names nothing of the input), else the error's text,
+    clipped to ``width`` characters when given.
+
+    Parameters
+    ----------
+    error : BaseException
+        What ``json.loads`` raised: a RecursionError, a JSONDecodeError, or the ValueError of an
+        integer of over 4,300 digits.
+    width : int, optional
+        The characters of the error's text kept (:func:`clip`); all of it when None.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> json_failure(RecursionError("maximum recursion depth exceeded")), json_failure(ValueError("x" * 30), 5)
+    ('nested too deep', 'xxxxx...')
+    """
+    if isinstance(error, RecursionError):
+        return "nested too deep"
+    return str(error) if width is None else clip(error, width)
+
+
 #: Bits of the largest integer a document may hold: one Python can still write into a message
 #: (it refuses over 4,300 digits); smaller ones get each field's own message (a size of 24 digits).
 MOST_INTEGER_BITS = 4096

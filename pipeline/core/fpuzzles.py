@@ -66,7 +66,7 @@ from urllib.parse import unquote
 
 import numpy as np
 
-from pipeline.core.errors import DuplicateKey, clip, PuzzleError, json_kind, loads_keys_once
+from pipeline.core.errors import DuplicateKey, clip, PuzzleError, json_failure, json_kind, loads_keys_once
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS, decompress_from_base64
 
 __all__ = ["looks_like_fpuzzles", "fpuzzles_json", "document_from_fpuzzles", "read_fpuzzles", "no_box_shape",
@@ -221,7 +221,7 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
     except DuplicateKey as e:   # {"size": 4, ..., "size": 9} took the last one without a word, as JSON text did not
         raise PuzzleError(f"{where}: key {e.key!r} given twice in one object; give each key once") from None
     except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
-        why = "nested too deep" if isinstance(e, RecursionError) else clip(e, 100)
+        why = json_failure(e, 100)
         raise PuzzleError(f"{where}: the decompressed data is not JSON ({why})") from None
     if not isinstance(data, dict):
         raise PuzzleError(f"{where}: expected a JSON object, found {json_kind(data)}")

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from random_puzzles import SHAPES, puzzle_documents
 from pipeline.core.document import DOCUMENT_KEYS, read_document, rule_entries_text
-from pipeline.core.errors import PuzzleError
+from pipeline.core.errors import PuzzleError, json_failure
 from pipeline.core.puzzle import parse_puzzle
 
 FUZZ = settings(max_examples=150, deadline=None, derandomize=True,
@@ -334,3 +334,19 @@ def test_givens_of_python_lists_nested_too_deep_are_one_puzzle_error():
     with pytest.raises(PuzzleError) as e:
         parse_puzzle({"size": 9, "givens": deep})
     assert str(e.value) == "puzzle: givens: row 1, column 1: 'a list nested too deep' is not an integer"
+
+
+def test_json_failure_names_nesting_past_the_recursion_limit_and_clips_other_errors():
+    """The one wording of the readers of JSON (document, rules cell, f-puzzles payload, array of
+    rows, --rule), each of which built "nested too deep" by hand."""
+    for text in (DEEP, '{"a": ' * 100_000 + "1" + "}" * 100_000):
+        with pytest.raises(RecursionError) as deep:
+            json.loads(text)
+        assert json_failure(deep.value) == json_failure(deep.value, 5) == "nested too deep"
+    with pytest.raises(ValueError) as big:
+        json.loads("9" * 5000)
+    assert json_failure(big.value) == str(big.value) and len(str(big.value)) > 40
+    assert json_failure(big.value, 40) == str(big.value)[:40] + "..."
+    with pytest.raises(json.JSONDecodeError) as bad:
+        json.loads("[1, x]")
+    assert json_failure(bad.value) == "Expecting value: line 1 column 5 (char 4)"
