@@ -372,10 +372,13 @@ def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
     """
     words: list[str] = []
     own = {id(rule): rule.glyphs(board) for rule in rules}
+    # what else each rule asks, said after its name or its label: asked once (a chaos
+    # construction's lists its region clues), though the two loops below each look at it
+    legends = {id(rule): rule.legend(board) for rule in rules}
     for rule in rules:
         if not own[id(rule)] or rule.caption_named:   # a global rule's title may say more (strict Kropki's colour)
             word = type(rule).title([rule]) if rule.global_rule else type(rule).noun or rule.kind
-            legend = rule.legend(board)   # what else it asks (a chaos construction's region clues)
+            legend = legends[id(rule)]
             word = f"{word} ({legend})" if legend else word
             if word not in words:
                 words.append(word)
@@ -393,7 +396,7 @@ def rule_caption(rules: "list[Rule] | tuple[Rule, ...]", board: "Board") -> str:
     glyphs = rule_glyphs(rules, board)
     numbers = rule_numbers(rules)
     for rule in rules:   # what a rule's glyphs cannot show, after its label (a pairwise rule's pairs)
-        legend = rule.legend(board)
+        legend = legends[id(rule)]
         if legend and own[id(rule)] and not rule.caption_named:   # a rule without glyphs said it after its name, above
             label = next((g.label for g in own[id(rule)] if g.label), type(rule).noun or rule.kind)
             number = numbers.get(id(rule))

@@ -217,3 +217,20 @@ def test_a_chaos_constructions_arrows_and_counts_are_drawn():
     assert "not drawn" not in rule_caption(puzzle.rules, puzzle.board)
     bare = parse_puzzle(".Shape~4x4.NoBoxes.ChaosConstruction")
     assert rule_caption(bare.rules, bare.board) == "chaos construction"
+
+
+def test_the_caption_asks_each_rules_legend_once(monkeypatch):
+    """rule_caption asked the legend of every rule without glyphs (anti-knight) or named in the
+    caption (a chaos construction, whose legend walks its region clues) twice: once after its
+    name, once more in the loop of the drawn rules' labels, which then threw it away."""
+    puzzle = parse_puzzle(".Shape~4x4.NoBoxes.ChaosConstruction.AllDifferent~CC1~CC2", rules=[
+        {"rule": "antiknight"}, {"rule": "pair", "cells": ["r1c1", "r1c2"], "allowed": [[1, 2]]}])
+    calls: dict[int, int] = {}
+    for kind in {type(rule) for rule in puzzle.rules}:
+        def counted(rule, board, _legend=kind.legend):
+            calls[id(rule)] = calls.get(id(rule), 0) + 1
+            return _legend(rule, board)
+        monkeypatch.setattr(kind, "legend", counted)
+    caption = rule_caption(puzzle.rules, puzzle.board)
+    assert {"anti-knight", "P: 1-2"} <= set(caption.split(" · ")) and "chaos construction (" in caption, caption
+    assert calls == {id(rule): 1 for rule in puzzle.rules}
