@@ -460,7 +460,7 @@ def _first_line_is_an_object(text: str) -> bool:
         return False
 
 
-def refuse_json_of_no_document(text: str, where: str) -> None:
+def refuse_json_of_no_document(text: str, where: str) -> np.ndarray | None:
     """One line for a ``.json`` file that holds JSON other than an object, a number or an array of
     rows (a grid: ``[[5, 3, 0, ...], ...]``): an array of other values, ``null``, a string: it is neither a puzzle document nor a grid, whose text the other readers would
     misread ("'[1' is not an integer", "bad character 'n'").
@@ -472,25 +472,31 @@ def refuse_json_of_no_document(text: str, where: str) -> None:
     where : str
         Its name, for the message.
 
+    Returns
+    -------
+    ndarray or None
+        The ``(N, 3)`` clues when the text is a plain clue list (:func:`plain_clue_list`), for the
+        grid reader to take as they are rather than scan the text again; None for any other text.
+
     Raises
     ------
     PuzzleError
         The text is JSON but neither an object nor a number.
     """
-    if plain_clue_list(text) is not None:   # rows of numbers, read by NumPy: json.loads took 50 bytes a character
-        return
+    if (clues := plain_clue_list(text)) is not None:   # rows of numbers, read by NumPy: json.loads took 50 bytes a character
+        return clues
     try:
         value = json.loads(text)
     except (ValueError, RecursionError) as e:
         if text.lstrip("\ufeff \t\r\n").startswith("["):   # broken JSON, not a grid's text ("bad cell '[[1'")
             reason = _json_reason(e, text)   # "nested too deep" past the recursion limit
             raise PuzzleError(f"{where}: not a JSON puzzle document ({clip(reason, 80)})") from None
-        return   # not JSON at all: the other readers name what is wrong
+        return None   # not JSON at all: the other readers name what is wrong
     kinds = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
     if type(value) not in kinds:   # a number: a compact line of digits is a puzzle too
-        return
+        return None
     if isinstance(value, list) and value and all(isinstance(row, list) for row in value):
-        return   # a grid as an array of rows ([[5, 3, 0, ...], ...]): the grid reader reads it
+        return None   # a grid as an array of rows ([[5, 3, 0, ...], ...]): the grid reader reads it
     raise PuzzleError(f"{where}: a puzzle document is a JSON object ({{\"size\": ..., \"givens\": ...}}), "
                       f"found {kinds[type(value)]}")
 

@@ -50,7 +50,7 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
             type(source).__name__
         raise PuzzleError(f"puzzle: expected text, a file path, a grid (array or list of rows) or a puzzle "
                           f"document (dict), found {what}")
-    text, where = _document_text(source)
+    text, where, clues = _document_text(source)
     if text is not None or isinstance(source, dict):
         doc: dict | str = source if isinstance(source, dict) else str(text)
         where = where or "puzzle"   # a dict has no file name
@@ -75,8 +75,12 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
         if not where.strip():
             raise PuzzleError("<stdin>: empty input: expected a puzzle")
         source = stdin_text = literal_text(where)   # standard input, read once by _document_text: never a path
+    # a .json clue list: the rows NumPy read from it (its messages still name the file), not the
+    # file read and scanned again
+    named = None if clues is None else str(source)
     try:
-        plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size)
+        plain = read_puzzle(source if clues is None else clues, box=box, variant=variant, regions=regions, size=size,
+                            where=named)
     except SeveralPuzzles as e:   # standard input's text goes along, for a table of one record
         raise SeveralPuzzles(str(e), stdin_text=stdin_text) from None
     return _Parts(plain.grid, plain.h, plain.w, plain.variant, plain.regions, None,
@@ -101,22 +105,23 @@ def entry_names(where: str, count: int) -> list[str]:
     return [f"--rule {k + 1}" if where == "--rule" else f"{where}[{k}]" for k in range(count)]
 
 
-def _document_text(source) -> tuple[str | None, str]:
-    """``(text, where)`` when ``source`` (a string, a path, or ``-``) holds a JSON puzzle document,
-    an f-puzzles link or an ISS constraint string; ``(None, text)`` for standard input holding another
-    puzzle form (it cannot be read twice); ``(None, "")`` otherwise."""
+def _document_text(source) -> tuple[str | None, str, np.ndarray | None]:
+    """``(text, where, None)`` when ``source`` (a string, a path, or ``-``) holds a JSON puzzle
+    document, an f-puzzles link or an ISS constraint string; ``(None, text, None)`` for standard
+    input holding another puzzle form (it cannot be read twice); ``(None, "", clues)`` for a
+    ``.json`` file of a plain clue list (its ``(N, 3)`` rows); ``(None, "", None)`` otherwise."""
     if isinstance(source, str) and (looks_like_document(source) or looks_like_fpuzzles(source)
                                     or looks_like_iss(source)):
-        return source, "puzzle"
+        return source, "puzzle", None
     if isinstance(source, str) and source == "-":
         text = read_stdin()
         if looks_like_document(text) or looks_like_fpuzzles(text) or looks_like_iss(text):
-            return text, "<stdin>"
-        return None, text
+            return text, "<stdin>", None
+        return None, text, None
     if isinstance(source, (str, Path)) and _path_kind(str(source)) == "file":
         text = read_text_file(Path(source), "puzzle")
         if looks_like_document(text) or looks_like_fpuzzles(text) or looks_like_iss(text):
-            return text, str(source)
+            return text, str(source), None
         if str(source).lower().endswith(".json"):   # JSON, but not a document: say so, not 'bad character'
-            refuse_json_of_no_document(text, str(source))
-    return None, ""
+            return None, "", refuse_json_of_no_document(text, str(source))
+    return None, "", None

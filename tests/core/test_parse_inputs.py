@@ -18,6 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import pipeline.core.cells_text as cells_text
+import pipeline.core.document as document
+import pipeline.core.parse as parse
 from oracles import PROJECT, grid_of, pattern_grid, region_string
 from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import parse_grid, read_puzzle
@@ -383,3 +386,25 @@ def test_a_puzzle_string_with_a_trailing_separator_names_the_separator(sep):
 
 def test_a_row_of_separated_cells_keeps_its_trailing_comma():
     assert (parse_puzzle(",".join(DEFAULT_PUZZLE.replace(".", "0")) + ",").grid == SEED).all()
+
+
+def test_a_json_file_of_a_clue_list_is_scanned_once(tmp_path, monkeypatch):
+    """A ``.json`` clue list was scanned by NumPy twice: once to tell it from JSON that is no puzzle
+    (refuse_json_of_no_document), once more by the grid reader, which read the file again."""
+    scans: list[int] = []
+
+    def counted(text):
+        scans.append(len(text))
+        return cells_text.plain_clue_list(text)
+    for module in (document, parse):
+        monkeypatch.setattr(module, "plain_clue_list", counted)
+    clues = [[1, 1, 5], [2, 3, 7], [4, 4, 1], [9, 9, 9], [5, 5, 6]]
+    path = tmp_path / "clues.json"
+    path.write_text(str(clues))
+    grid = parse_puzzle(str(path)).grid
+    assert len(scans) == 1
+    assert grid.tolist() == parse_puzzle("\n".join(" ".join(map(str, clue)) for clue in clues)).grid.tolist()
+    path.write_text(str(clues + [[1, 1, 2]]))   # the grid reader's messages still name the file and the clue
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(str(path))
+    assert str(e.value) == f"{path}: cell (1, 1) given two digits: 5 (line 1) and 2 (line 6)"
