@@ -549,6 +549,41 @@ def test_good_file_of_the_error_tests_reads(tmp_path):
     assert got.cost.tolist() == [2.0] and got.ub.tolist() == [1.0] and got.Aeq.toarray().tolist() == [[1.0]]
 
 
+def test_reading_columns_holds_the_entries_a_few_times_over(tmp_path, monkeypatch):
+    # the check for a (column, row) pair listed twice sorted the keys through their order and
+    # gathered them in it twice, beside the blocks' parts still held after their joins and every
+    # entry's line: 11 arrays the size of the entries at once, an empty 100x100's check at 1 GB
+    import tracemalloc
+
+    import formats.mps_read as mps_read
+
+    n_rows, n_cols = 2000, 50     # 100,000 entries in long columns: the column name table is small
+    rows = "".join(f" E r{i}\n" for i in range(n_rows))
+    cols = "".join(f" x{j} r{i} 1\n" for j in range(n_cols) for i in range(n_rows))
+    path = tmp_path / "long.mps"
+    path.write_text(f"NAME long\nROWS\n N obj\n{rows}COLUMNS\n{cols}ENDATA\n")
+    monkeypatch.setattr(mps_read, "_READ_LINES", 4096)         # a block's temporaries, not the file's
+    real, peaks = mps_read._read_columns, []
+
+    def traced(*args):
+        before = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        out = real(*args)
+        peaks.append(tracemalloc.get_traced_memory()[1] - before)
+        return out
+
+    monkeypatch.setattr(mps_read, "_read_columns", traced)
+    tracemalloc.start()
+    try:
+        got = mps.read(path)
+    finally:
+        tracemalloc.stop()
+    entries = n_rows * n_cols
+    assert got.Aeq.nnz == entries and got.Aeq.shape == (n_rows, n_cols)
+    # now the entries' columns, rows, values and lines, and their keys: 5.5 arrays of 8 bytes (11.5 before)
+    assert peaks[0] < 8 * 8 * entries, peaks[0] / (8 * entries)
+
+
 def test_missing_and_truncated_gzip(tmp_path):
     with pytest.raises(FormatError, match=r"nope\.mps: no such file$"):
         mps.read(tmp_path / "nope.mps")
