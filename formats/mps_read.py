@@ -36,7 +36,7 @@ def names_map_path(path: str | os.PathLike) -> Path:
 
 
 _SECTIONS = ("NAME", "ROWS", "COLUMNS", "RHS", "RANGES", "BOUNDS", "ENDATA", "OBJSENSE", "OBJSENCE", "OBJNAME")
-_READ_LINES = 1 << 19          # lines tokenised per block
+_READ_LINES = 1 << 18          # lines tokenised per block
 _MAX_TOKEN = 256               # longest name or number accepted
 _HEAD_BYTES = 4096             # an empty-file check looks at this much before copying the whole file
 _PAD = _MAX_TOKEN + 8          # blanks after a block so that a token's key window never overruns
