@@ -42,6 +42,7 @@ KINDS += ("lookandsay", "rellik", "equalitycage", "equalsum", "valueindexing")
 # connectedvalues is modelled too (a flow; tests/core/test_rule_connected.py counts it on 4x4 grids)
 # doppelganger (values 0..N, more than the side) is modelled too (GLOBALS) but not sampled on 9x9 grids of 9 values
 KINDS += ("globalentropy", "globalmod", "antitaxicab", "dutchflatmates", "regionsamevalues")
+KINDS += ("containexact", "containatleast")
 
 
 def cell(text: str) -> tuple[int, int]:
@@ -407,6 +408,14 @@ def _rule(m, d: Doc, entry: dict, var: dict) -> None:   # noqa: C901 - one branc
         clue = str(entry["clue"])
         for i in range(0, len(clue), 2):
             m.Add(sum(_bool_eq(m, v, int(clue[i + 1])) for v in vs) == int(clue[i]))
+    elif kind in ("containexact", "containatleast"):   # each listed value in exactly / at least as many cells
+        for value in sorted(set(entry["values"])):
+            held = sum(_bool_eq(m, v, int(value)) for v in vs)
+            want = list(entry["values"]).count(value)
+            if kind == "containexact":
+                m.Add(held == want)
+            else:
+                m.Add(held >= want)
     elif kind == "rellik":                               # distinct; no non-empty subset of the cells adds up to S
         import itertools
 

@@ -61,6 +61,7 @@ VALUE_KINDS = {"cage", "thermo", "greater", "kropki", "even", "odd", "pencilmark
                "whisper", "renban", "palindrome", "between", "lockout", "entropic", "modular", "zipper",
                "regionsum", "littlekiller", "xv", "quadruple", "sum", "samevalues", "pair", "nonconsecutive"}
 VALUE_KINDS |= {"lookandsay", "rellik", "equalitycage", "equalsum", "valueindexing"}
+VALUE_KINDS |= {"containexact", "containatleast"}
 #: the outside clues and counting circles follow ISS's meaning on any value set (issue 33)
 VALUE_KINDS |= {"skyscraper", "hiddenskyscraper", "sandwich", "xsum", "numberedroom", "countingcircles"}
 TALLY: dict = {}
@@ -417,11 +418,12 @@ def sample(kind: str, g: np.ndarray, rng, vals: list) -> list[dict]:   # noqa: C
     return out
 
 
-CAGELIKE = ("lookandsay", "rellik", "equalitycage", "equalsum", "valueindexing")
+CAGELIKE = ("lookandsay", "rellik", "equalitycage", "equalsum", "valueindexing", "containexact", "containatleast")
 
 
 def sample_cagelike(kind: str, g: np.ndarray, rng, k: int) -> list[dict]:
-    """Instances of look-and-say, rellik and equality cages, equal sums, value indexing on ``g``."""
+    """Instances of look-and-say, rellik and equality cages, equal sums, value indexing, contain
+    exactly / at least on ``g``."""
     out: list[dict] = []
     for _ in range(k):
         for _attempt in range(100):
@@ -429,7 +431,10 @@ def sample_cagelike(kind: str, g: np.ndarray, rng, k: int) -> list[dict]:
             if p is None:
                 continue
             got = [int(g[c]) for c in p]
-            if kind == "lookandsay":
+            if kind in ("containexact", "containatleast"):   # the cells' values, or some of them (at least)
+                keep = got if kind == "containexact" else [got[int(i)] for i in rng.permutation(len(got))[:2]]
+                out.append({"rule": kind, "cells": names(p), "values": sorted(keep)})
+            elif kind == "lookandsay":
                 seen = sorted(set(got))
                 picked = [seen[int(i)] for i in rng.permutation(len(seen))[:int(rng.integers(1, 3))]]
                 absent = [v for v in range(0, 10) if v not in got]
