@@ -246,17 +246,20 @@ class RuleTables:
 
 
 #: The rule kinds this engine takes: each held to the SAT engine (counts to 2 on random puzzles with
-#: many rules of the kind: tests/solvers/test_dfsrules.py, test_dfsrules_sums.py). Any other
+#: many rules of the kind: tests/solvers/test_dfsrules.py, test_dfsrules_sums.py,
+#: test_dfsrules_kinds.py). Any other
 #: kind, a rule registered after this list was checked included, is refused in one line
 #: (:func:`model_problem`), so ``auto`` hands its puzzles to the SAT engine until the kind is
 #: checked and added here. Rules with auxiliary columns are refused apart (their rows are not over
-#: cell digits alone).
+#: cell digits alone); so are puzzles with more values than the side (``doppelganger``: values 0..N),
+#: before their kinds are looked at.
 KNOWN_KINDS = frozenset({
-    "antiking", "antiknight", "arrow", "between", "cage", "diagonal", "disjointgroups", "doublearrow", "entropic",
-    "even", "extraregion", "greater", "indexing", "kropki", "littlekiller", "lockout", "modular",
-    "nonconsecutive", "numberedroom", "odd", "pair", "palindrome", "pencilmarks", "pillarrow", "quadruple",
-    "regionsum", "renban", "samevalues", "sandwich", "strictkropki", "strictxv", "sum", "thermo", "whisper",
-    "windoku", "xsum", "xv", "zipper"})
+    "antiking", "antiknight", "antitaxicab", "arrow", "between", "cage", "containatleast", "containexact", "diagonal",
+    "disjointgroups", "doublearrow", "dutchflatmates", "entropic", "equalitycage", "equalsum", "even", "extraregion",
+    "globalentropy", "globalmod", "greater", "hiddenskyscraper", "indexing", "kropki", "littlekiller", "lockout",
+    "lookandsay", "modular", "nonconsecutive", "numberedroom", "odd", "pair", "palindrome", "pencilmarks", "pillarrow",
+    "quadruple", "regionsamevalues", "regionsum", "rellik", "renban", "samevalues", "sandwich", "strictkropki",
+    "strictxv", "sum", "thermo", "valueindexing", "whisper", "windoku", "xsum", "xv", "zipper"})
 
 
 def model_problem(model: Any) -> str | None:
