@@ -82,7 +82,9 @@ class ConnectedValues(AuxRule):
     ``connectedstep_k_r_c_t`` (``<= 0``, a cell is reached at ``t`` only from itself or a
     neighbour at ``t - 1``), ``connectedkeep_k_r_c_t`` (``<= 0``, layers grow),
     ``connectedall_k_r_c`` (``= 0``, the last layer is the region), ``connectedsize_k``
-    (``= size``, with a size).
+    (``= size``, with a size), ``connectedfirst_k_r_c`` (``<= 0``, the root is the region's first
+    cell in layout order: breaks the root's symmetry) and ``connectedneighbour_k_r_c`` (``<= 0``,
+    with a size of 2 or more a region cell has a region neighbour).
     """
 
     values: tuple[int, ...]
@@ -91,7 +93,7 @@ class ConnectedValues(AuxRule):
 
     kind: ClassVar[str] = "connectedvalues"
     families: ClassVar[tuple[str, ...]] = ("connectedroot", "connectedstep", "connectedkeep", "connectedall",
-                                           "connectedsize")
+                                           "connectedsize", "connectedfirst", "connectedneighbour")
     aux_families: ClassVar[tuple[str, ...]] = ("connected",)
     description: ClassVar[str] = "connected values: the cells holding the listed values form one connected region"
     noun: ClassVar[str] = "connected value set"
@@ -100,10 +102,13 @@ class ConnectedValues(AuxRule):
     def estimated_nonzeros(self, board: Board) -> float:
         """Its steps over every cell for every listed value: about ``7.9 k N^3`` nonzeros for ``k``
         values (7.1-7.9 measured at N = 9, 16, 25), counted as ``8 k N^3`` (a 100x100 with all 100
-        values took 6.3 GB under a 1 GB limit when counted 0)."""
+        values took 6.3 GB under a 1 GB limit when counted 0), plus the ``connectedfirst`` pairs
+        (at most ``8 n L`` for ``n`` cells, else none; at most ``n^2 / 2``)."""
+        cells = self._layer(board)[0].size
+        first = min(cells * cells / 2.0, 8.0 * cells * self._layers(board))
         if self.group:
-            return 8.0 * self._layer(board)[0].size * self._layers(board)
-        return 8.0 * len(self.values) * board.n ** 3
+            return 8.0 * cells * self._layers(board) + first
+        return 8.0 * len(self.values) * board.n ** 3 + first
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "ConnectedValues":
@@ -210,7 +215,8 @@ class ConnectedValues(AuxRule):
         return [AuxColumns("connected", np.stack([np.full(cell.size, index), r + 1, c + 1, t], axis=1))]
 
     def rows(self, board: Board, index: int) -> list[Rows]:
-        """The five families of the class docstring (``connectedsize`` empty without a size).
+        """The seven families of the class docstring (``connectedsize`` empty without a size,
+        ``connectedneighbour`` without a size of 2 or more).
 
         Parameters
         ----------
@@ -269,7 +275,67 @@ class ConnectedValues(AuxRule):
                             np.array([self.size]), "E", np.array([[index]])))
         else:
             out.append(Rows.empty("connectedsize", "E"))
+        out.append(self._first_rows(board, index, cells, columns, L, z))
+        out.append(self._neighbour_rows(board, index, cells, edges, r, c))
         return out
+
+    def _near_pairs(self, n_cells: int, columns: int, L: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """Pairs ``(i, j)``, ``j`` before ``i`` in layout order and at most ``L - 1`` apart (rows
+        plus columns: two cells of one region of at most ``L`` cells are never farther apart), one
+        numpy pass; None when they would outnumber ``8 n L`` (the step rows hold about
+        ``6 n L`` terms), as on a large grid with a mid-sized region."""
+        rows = -(-n_cells // columns)
+        span = min(L - 1, max(rows, columns))
+        dr, dc = np.meshgrid(np.arange(-min(span, rows - 1), 1), np.arange(-min(span, columns - 1), columns),
+                             indexing="ij")
+        keep = (np.abs(dr) + np.abs(dc) <= L - 1) & ((dr < 0) | (dc < 0))
+        dr, dc = dr[keep], dc[keep]
+        if int(((rows + dr) * (columns - np.abs(dc))).sum()) > 8 * n_cells * L:
+            return None
+        r, c = np.divmod(np.arange(n_cells), columns)
+        ok = (r >= -dr[:, None]) & (c + dc[:, None] >= 0) & (c + dc[:, None] < columns)   # (offset, cell)
+        o, i = np.nonzero(ok)
+        j = i + dr[o] * columns + dc[o]
+        return i, j
+
+    def _first_rows(self, board: Board, index: int, cells: np.ndarray, columns: int, L: int,
+                    z: np.ndarray) -> Rows:
+        """``connectedfirst``: no region cell comes before the root in layout order, so the root
+        is the region's first cell (any region cell may be the root: exact), and a region cell is
+        at most ``L - 1`` steps from it: ``y(c) - sum_{c' <= c, near} z[c',1] <= 0``."""
+        n_cells = cells.size
+        digits = self._digits(board)
+        m = digits.size
+        r, c = np.divmod(np.arange(n_cells), columns)
+        near = self._near_pairs(n_cells, columns, L)
+        if near is None:
+            return Rows.empty("connectedfirst", "L", 3)
+        i, j = near
+        one = np.ones(n_cells * m, dtype=np.int64)
+        labels = np.stack([np.full(n_cells, index), r + 1, c + 1], axis=1)
+        # connectedfirst: y(c) - sum_{c' <= c, near} z[c',1] <= 0 (no region cell before the root)
+        a_row = np.concatenate([np.arange(n_cells), i])
+        a_col = z[np.concatenate([np.arange(n_cells), j]), 0]
+        first = AuxRows("connectedfirst", np.repeat(np.arange(n_cells), m), np.repeat(cells, m),
+                        np.tile(digits, n_cells), one, np.zeros(n_cells, dtype=np.int64), "L", labels,
+                        a_row, a_col, -np.ones(a_row.size, dtype=np.int64))
+        return first
+
+    def _neighbour_rows(self, board: Board, index: int, cells: np.ndarray, edges: np.ndarray, r: np.ndarray,
+                        c: np.ndarray) -> Rows:
+        """``connectedneighbour``: with a size of 2 or more, a region cell has a region neighbour:
+        ``y(c) - sum_{n next to c} y(n) <= 0``."""
+        if self.size < 2:
+            return Rows.empty("connectedneighbour", "L", 3)
+        digits = self._digits(board)
+        m = digits.size
+        n_cells = cells.size
+        row = np.concatenate([np.repeat(np.arange(n_cells), m), np.repeat(edges[:, 0], m)])
+        cell = np.concatenate([np.repeat(cells, m), np.repeat(cells[edges[:, 1]], m)])
+        digit = np.tile(digits, n_cells + len(edges))
+        coef = np.concatenate([np.ones(n_cells * m, dtype=np.int64), -np.ones(len(edges) * m, dtype=np.int64)])
+        return Rows("connectedneighbour", row, cell, digit, coef, np.zeros(n_cells, dtype=np.int64), "L",
+                    np.stack([np.full(n_cells, index), r + 1, c + 1], axis=1))
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """The region split in parts, empty, or of another size (a full grid; a partial grid is
