@@ -262,6 +262,7 @@ def test_odd_blockade_runners_reads_and_solves_to_its_solution():
     assert np.array_equal(np.asarray(result.grid), solution)
 
 
+@pytest.mark.slow   # 18-47 s of search: make test-slow, not the suite
 def test_homogenous_solves_to_its_solution_in_a_minute():
     """ISS's 'Homogenous' (raw 10x10, ten connected values of 10 cells): the free root left every
     engine searching past 60 s; the root-first and neighbour rows solve it."""
