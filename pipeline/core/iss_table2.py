@@ -25,11 +25,13 @@
 """
 from __future__ import annotations
 
+import re
 from typing import Callable
 from urllib.parse import quote, unquote
 
 import numpy as np
 
+from pipeline.core.iss_extra import iss_extra_name
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
 from pipeline.core.rules.kropki import partner_table
 from pipeline.core.errors import clip
@@ -169,8 +171,10 @@ def _read_sum(args: list[str], grid: IssGrid) -> list[dict]:
     grid.cells(tokens)
     total = _int(head[0], "sum")
     if len(head) == 1:
-        rcs = [grid.rc(t) for t in tokens]
-        if len(set(rcs)) == len(rcs) and grid.in_one_unit(tokens):   # distinct digits anyway: a cage
+        # extra cells (ISS Var) share no unit with anything: a plain sum (the unit check refused them)
+        on_grid = not (grid.extra and any(iss_extra_name(t, grid.extra) is not None for t in tokens))
+        rcs = [grid.rc(t) for t in tokens] if on_grid else []
+        if on_grid and len(set(rcs)) == len(rcs) and grid.in_one_unit(tokens):   # distinct digits anyway: a cage
             return [{"rule": "cage", "cells": grid.cells(tokens), "sum": total}]
         weights = [1] * len(tokens)
     else:
@@ -195,7 +199,8 @@ def _read_sum(args: list[str], grid: IssGrid) -> list[dict]:
 def _write_sum(entry: dict, grid: IssGrid) -> list[str]:
     cells = [grid.to_iss(c) for c in entry["cells"]]
     weights = entry.get("weights")
-    if weights is None and not grid.in_one_unit(cells):
+    on_grid = all(re.fullmatch(r"r[0-9]+c[0-9]+", c) for c in entry["cells"])   # else extra cells: no unit
+    if weights is None and (not on_grid or not grid.in_one_unit(cells)):
         return ["~".join(["Sum", str(entry["sum"]), *cells])]
     # coefficients (all 1 for cells of one unit, which ISS's plain Sum would read as a cage)
     head = "_".join([str(entry["sum"]), "=", *map(str, weights or [1] * len(cells))])

@@ -140,7 +140,7 @@ def test_var_cells_in_every_cell_place_read_or_are_refused_in_one_line(kind):
 
 def test_var_cells_read_where_iss_takes_any_cells():
     """Not every case is a refusal: the usual line and cage types read over Var cells alone."""
-    for kind in ("Thermo", "Cage", "Renban", "Whisper", "Arrow", "Lunchbox", "ContainAtLeast", "SumLine", "X"):
+    for kind in ("Thermo", "Cage", "Renban", "Whisper", "Arrow", "Lunchbox", "ContainAtLeast", "SumLine", "X", "Sum"):
         text = f".Shape~6x6{VARS}.{variants(TEMPLATES[kind][0])[1]}"
         assert "L1" in str(document_from_iss(text)["rules"]), text
 

@@ -160,6 +160,17 @@ def test_a_plain_sum_in_one_unit_is_still_a_cage():
     assert document_from_iss(".Sum~12~R1C1~R5C5")["rules"] == [{"rule": "sum", "sum": 12, "cells": ["r1c1", "r5c5"]}]
 
 
+def test_a_plain_sum_over_var_cells_reads_and_writes_back():
+    """ISS's Sum takes extra cells (``Var``) with or without coefficients; without them the reader
+    refused the cells ("takes grid cells only": its unit check took them for grid cells), and the
+    writer refused a sum of all-1 weights over them the same way."""
+    for text, cells in ((".Var~L~~3.Sum~3~VL1~VL2", ["L1", "L2"]), (".Var~L~~3.Sum~3~VL1~R1C1", ["L1", "r1c1"])):
+        assert document_from_iss(text)["rules"] == [{"rule": "sum", "sum": 3, "cells": cells}]
+        assert iss_from_puzzle(parse_puzzle(text)) == text
+    assert iss_from_puzzle(parse_puzzle(".Var~L~~3.Sum~3_=_1_1~VL1~VL2")) == ".Var~L~~3.Sum~3~VL1~VL2"
+    assert document_from_iss(".Var~L~~3.Sum~12~R1C1~R2C2")["rules"][0]["rule"] == "cage"   # grid cells: as before
+
+
 def _collection_with_new_types():
     if not ISS_FILE.is_file():
         pytest.skip(f"{ISS_FILE} is absent (../shared is not beside the project)")
