@@ -20,7 +20,7 @@ from pipeline.core.rules.chaosclues import (KEYS, ChaosClues, active_arms, clue_
                                             clue_tests, clues_to_dict, parse_clues, relation_glyphs,
                                             relation_legend)
 
-__all__ = ["Chaos", "find_division", "orthogonal_edges"]
+__all__ = ["Chaos", "find_division", "layer_edges", "orthogonal_edges"]
 
 #: The largest side the rule takes (ISS's grids go to 16x16; the model grows as ``N^4``).
 MAX_SIDE = 16
@@ -28,8 +28,33 @@ MAX_SIDE = 16
 SEARCH_LIMIT = 2_000_000
 
 
+def layer_edges(count: int, columns: int) -> np.ndarray:
+    """Directed orthogonal neighbour pairs ``(i, j)`` of ``count`` cells laid out row-major in rows
+    of ``columns`` (the last row possibly short), as ISS lays out a var-cell group.
+
+    Parameters
+    ----------
+    count : int
+        Cells of the layer.
+    columns : int
+        Cells a row.
+
+    Returns
+    -------
+    ndarray of int, shape (E, 2)
+        Each unordered pair twice (both directions), sorted by cell then neighbour.
+    """
+    i = np.arange(count)
+    right = i[(i % columns < columns - 1) & (i + 1 < count)]
+    down = i[i + columns < count]
+    pairs = np.concatenate([np.stack([right, right + 1], axis=1), np.stack([down, down + columns], axis=1)])
+    pairs = np.concatenate([pairs, pairs[:, ::-1]])
+    return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
+
+
 def orthogonal_edges(n: int) -> np.ndarray:
-    """Directed orthogonal neighbour pairs ``(cell, neighbour)`` of an ``n x n`` grid, row-major.
+    """Directed orthogonal neighbour pairs ``(cell, neighbour)`` of an ``n x n`` grid, row-major
+    (:func:`layer_edges` of its ``n * n`` cells in rows of ``n``).
 
     Parameters
     ----------
@@ -41,11 +66,7 @@ def orthogonal_edges(n: int) -> np.ndarray:
     ndarray of int, shape (E, 2)
         Each unordered pair twice (both directions), sorted by cell then neighbour.
     """
-    cells = np.arange(n * n).reshape(n, n)
-    right = np.stack([cells[:, :-1].ravel(), cells[:, 1:].ravel()], axis=1)
-    down = np.stack([cells[:-1, :].ravel(), cells[1:, :].ravel()], axis=1)
-    pairs = np.concatenate([right, down, right[:, ::-1], down[:, ::-1]])
-    return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
+    return layer_edges(n * n, n)
 
 
 def find_division(grid: np.ndarray, limit: int = SEARCH_LIMIT,

@@ -17,7 +17,7 @@ import numpy as np
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import Board, Glyph, Rows, check_keys, optional_field, value_span
-from pipeline.core.rules.chaos import orthogonal_edges
+from pipeline.core.rules.chaos import layer_edges
 
 __all__ = ["ConnectedValues", "region_parts", "layer_edges"]
 
@@ -39,30 +39,6 @@ def region_parts(inside: np.ndarray) -> tuple[int, np.ndarray]:
 
     labels, count = ndimage.label(inside)   # the default structure: orthogonal neighbours
     return int(count), labels
-
-
-def layer_edges(count: int, columns: int) -> np.ndarray:
-    """Directed orthogonal neighbour pairs ``(i, j)`` of ``count`` cells laid out row-major in rows
-    of ``columns`` (the last row possibly short), as ISS lays out a var-cell group.
-
-    Parameters
-    ----------
-    count : int
-        Cells of the layer.
-    columns : int
-        Cells a row.
-
-    Returns
-    -------
-    ndarray of int, shape (E, 2)
-        Each unordered pair twice (both directions), sorted by cell then neighbour.
-    """
-    i = np.arange(count)
-    right = i[(i % columns < columns - 1) & (i + 1 < count)]
-    down = i[i + columns < count]
-    pairs = np.concatenate([np.stack([right, right + 1], axis=1), np.stack([down, down + columns], axis=1)])
-    pairs = np.concatenate([pairs, pairs[:, ::-1]])
-    return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
 
 
 @dataclass(frozen=True, eq=False)
@@ -242,7 +218,7 @@ class ConnectedValues(AuxRule):
                            np.array([[index]]), np.zeros(n_cells, dtype=np.int64), z[:, 0],
                            np.ones(n_cells, dtype=np.int64)))
         # connectedstep: z[i,t] - z[i,t-1] - sum_{j next to i} z[j,t-1] <= 0, t = 2..L
-        edges = layer_edges(n_cells, columns) if self.group else orthogonal_edges(board.n)
+        edges = layer_edges(n_cells, columns)   # the grid: n*n cells in rows of n
         steps = L - 1
         cell_t = np.repeat(np.arange(n_cells), steps)           # row (i, t): i * steps + t - 1
         t = np.tile(np.arange(1, L), n_cells)                  # 0-based layer of the row
@@ -264,9 +240,10 @@ class ConnectedValues(AuxRule):
                            np.concatenate([np.ones(row_id.size, dtype=np.int64), -np.ones(row_id.size, dtype=np.int64)])))
         # connectedall: z[i,L] - sum_{d in values} x[i,d] = 0
         m = digits.size
+        labels = np.stack([k, r + 1, c + 1], axis=1)            # (k, r, c) of each cell's rows
         out.append(AuxRows("connectedall", np.repeat(np.arange(n_cells), m), np.repeat(cells, m),
                            np.tile(digits, n_cells), -np.ones(n_cells * m, dtype=np.int64),
-                           np.zeros(n_cells, dtype=np.int64), "E", np.stack([k, r + 1, c + 1], axis=1),
+                           np.zeros(n_cells, dtype=np.int64), "E", labels,
                            np.arange(n_cells), z[:, L - 1], np.ones(n_cells, dtype=np.int64)))
         # connectedsize: sum_i sum_{d in values} x[i,d] = size
         if self.size:
@@ -275,15 +252,17 @@ class ConnectedValues(AuxRule):
                             np.array([self.size]), "E", np.array([[index]])))
         else:
             out.append(Rows.empty("connectedsize", "E"))
-        out.append(self._first_rows(board, index, cells, columns, L, z))
-        out.append(self._neighbour_rows(board, index, cells, edges, r, c))
+        out.append(self._first_rows(cells, digits, labels, self._near_pairs(r, c, columns, L), z))
+        out.append(self._neighbour_rows(cells, digits, labels, edges))
         return out
 
-    def _near_pairs(self, n_cells: int, columns: int, L: int) -> tuple[np.ndarray, np.ndarray] | None:
+    @staticmethod
+    def _near_pairs(r: np.ndarray, c: np.ndarray, columns: int, L: int) -> tuple[np.ndarray, np.ndarray] | None:
         """Pairs ``(i, j)``, ``j`` before ``i`` in layout order and at most ``L - 1`` apart (rows
         plus columns: two cells of one region of at most ``L`` cells are never farther apart), one
         numpy pass; None when they would outnumber ``8 n L`` (the step rows hold about
         ``6 n L`` terms), as on a large grid with a mid-sized region."""
+        n_cells = r.size
         rows = -(-n_cells // columns)
         span = min(L - 1, max(rows, columns))
         dr, dc = np.meshgrid(np.arange(-min(span, rows - 1), 1), np.arange(-min(span, columns - 1), columns),
@@ -292,27 +271,22 @@ class ConnectedValues(AuxRule):
         dr, dc = dr[keep], dc[keep]
         if int(((rows + dr) * (columns - np.abs(dc))).sum()) > 8 * n_cells * L:
             return None
-        r, c = np.divmod(np.arange(n_cells), columns)
         ok = (r >= -dr[:, None]) & (c + dc[:, None] >= 0) & (c + dc[:, None] < columns)   # (offset, cell)
         o, i = np.nonzero(ok)
         j = i + dr[o] * columns + dc[o]
         return i, j
 
-    def _first_rows(self, board: Board, index: int, cells: np.ndarray, columns: int, L: int,
-                    z: np.ndarray) -> Rows:
+    @staticmethod
+    def _first_rows(cells: np.ndarray, digits: np.ndarray, labels: np.ndarray,
+                    near: tuple[np.ndarray, np.ndarray] | None, z: np.ndarray) -> Rows:
         """``connectedfirst``: no region cell comes before the root in layout order, so the root
         is the region's first cell (any region cell may be the root: exact), and a region cell is
         at most ``L - 1`` steps from it: ``y(c) - sum_{c' <= c, near} z[c',1] <= 0``."""
-        n_cells = cells.size
-        digits = self._digits(board)
-        m = digits.size
-        r, c = np.divmod(np.arange(n_cells), columns)
-        near = self._near_pairs(n_cells, columns, L)
-        if near is None:
+        n_cells, m = cells.size, digits.size
+        if near is None:   # too many pairs to list (:meth:`_near_pairs`): the family is left out
             return Rows.empty("connectedfirst", "L", 3)
         i, j = near
         one = np.ones(n_cells * m, dtype=np.int64)
-        labels = np.stack([np.full(n_cells, index), r + 1, c + 1], axis=1)
         # connectedfirst: y(c) - sum_{c' <= c, near} z[c',1] <= 0 (no region cell before the root)
         a_row = np.concatenate([np.arange(n_cells), i])
         a_col = z[np.concatenate([np.arange(n_cells), j]), 0]
@@ -321,21 +295,17 @@ class ConnectedValues(AuxRule):
                         a_row, a_col, -np.ones(a_row.size, dtype=np.int64))
         return first
 
-    def _neighbour_rows(self, board: Board, index: int, cells: np.ndarray, edges: np.ndarray, r: np.ndarray,
-                        c: np.ndarray) -> Rows:
+    def _neighbour_rows(self, cells: np.ndarray, digits: np.ndarray, labels: np.ndarray, edges: np.ndarray) -> Rows:
         """``connectedneighbour``: with a size of 2 or more, a region cell has a region neighbour:
         ``y(c) - sum_{n next to c} y(n) <= 0``."""
         if self.size < 2:
             return Rows.empty("connectedneighbour", "L", 3)
-        digits = self._digits(board)
-        m = digits.size
-        n_cells = cells.size
+        n_cells, m = cells.size, digits.size
         row = np.concatenate([np.repeat(np.arange(n_cells), m), np.repeat(edges[:, 0], m)])
         cell = np.concatenate([np.repeat(cells, m), np.repeat(cells[edges[:, 1]], m)])
         digit = np.tile(digits, n_cells + len(edges))
         coef = np.concatenate([np.ones(n_cells * m, dtype=np.int64), -np.ones(len(edges) * m, dtype=np.int64)])
-        return Rows("connectedneighbour", row, cell, digit, coef, np.zeros(n_cells, dtype=np.int64), "L",
-                    np.stack([np.full(n_cells, index), r + 1, c + 1], axis=1))
+        return Rows("connectedneighbour", row, cell, digit, coef, np.zeros(n_cells, dtype=np.int64), "L", labels)
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
         """The region split in parts, empty, or of another size (a full grid; a partial grid is
