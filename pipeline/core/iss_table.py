@@ -156,6 +156,11 @@ class IssGrid:
         r, c = body.split("c")
         return iss_cell_id(int(r) - 1, int(c) - 1)
 
+    def any_extra(self, tokens: list[str]) -> bool:
+        """Is any of these ISS ids an extra cell (ISS ``Var``)? Such cells share no row, column or
+        unit with anything, so the readers that look for a line or a unit take them apart."""
+        return bool(self.extra) and any(iss_extra_name(t, self.extra) is not None for t in tokens)
+
     def in_one_unit(self, tokens: list[str]) -> bool:
         """Do these cells share a row, a column or a unit (box or region)?"""
         rcs = np.array([self.rc(t) for t in tokens])
@@ -166,7 +171,7 @@ class IssGrid:
     def adjacent_pairs(self, tokens: list[str]) -> list[tuple[str, str]]:
         """ISS's pairs of a dot or sign over several cells: each cell with the later-listed cells
         orthogonally next to it (for two cells, the pair itself when they are neighbours)."""
-        if self.extra and any(iss_extra_name(t, self.extra) is not None for t in tokens):   # var cells
+        if self.any_extra(tokens):   # var cells
             found = extra_adjacent_pairs(tokens, self.extra, self.rc)
             if not found:
                 raise IssArgError("no two of its cells are orthogonal neighbours")

@@ -31,7 +31,6 @@ from urllib.parse import quote, unquote
 
 import numpy as np
 
-from pipeline.core.iss_extra import iss_extra_name
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
 from pipeline.core.rules.kropki import partner_table
 from pipeline.core.errors import clip
@@ -172,7 +171,7 @@ def _read_sum(args: list[str], grid: IssGrid) -> list[dict]:
     total = _int(head[0], "sum")
     if len(head) == 1:
         # extra cells (ISS Var) share no unit with anything: a plain sum (the unit check refused them)
-        on_grid = not (grid.extra and any(iss_extra_name(t, grid.extra) is not None for t in tokens))
+        on_grid = not grid.any_extra(tokens)
         rcs = [grid.rc(t) for t in tokens] if on_grid else []
         if on_grid and len(set(rcs)) == len(rcs) and grid.in_one_unit(tokens):   # distinct digits anyway: a cage
             return [{"rule": "cage", "cells": grid.cells(tokens), "sum": total}]

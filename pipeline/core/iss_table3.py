@@ -45,7 +45,6 @@ from typing import Callable
 
 import numpy as np
 
-from pipeline.core.iss_extra import iss_extra_name
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
 from pipeline.core.errors import clip
 
@@ -184,7 +183,7 @@ def _read_lunchbox(args: list[str], grid: IssGrid) -> list[dict]:
         raise IssArgError("expected a sum and cells")
     total = _int(args[0], "sum") if args[0] else 0
     named = grid.cells(args[1:], 2)
-    if grid.extra and any(iss_extra_name(t, grid.extra) is not None for t in args[1:]):   # no whole line:
+    if grid.any_extra(args[1:]):   # no whole line:
         raise IssArgError("a lunchbox over extra cells is no sandwich")   # to_iss crashed on 'L1' while reading
     cells = [grid.to_iss(c) for c in named]   # ids as ISS writes them: R1C1
     for line in [f"{axis}{k}" for axis in "RC" for k in range(1, grid.n + 1)]:
@@ -218,7 +217,7 @@ def _read_contain_at_least(args: list[str], grid: IssGrid) -> list[dict]:
         raise IssArgError("expected values and cells")
     cells = grid.cells(args[1:])   # grid cells and extra (Var) cells, as "Xin Yang v2" lists them
     values = [_int(v, "value") for v in args[0].split("_")]
-    on_grid = not grid.extra or all(iss_extra_name(t, grid.extra) is None for t in args[1:])
+    on_grid = not grid.any_extra(args[1:])
     rcs = np.array(sorted({grid.rc(t) for t in args[1:]})) if on_grid else np.zeros((0, 2), dtype=np.int64)
     square = len(args) == 5 and len(rcs) == 4 and np.array_equal(rcs - rcs[0], [[0, 0], [0, 1], [1, 0], [1, 1]])
     if not square or not 1 <= len(values) <= 4:   # any other cells: the rule takes them and checks the values
