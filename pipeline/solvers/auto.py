@@ -126,6 +126,15 @@ KILLER_BUDGET = 0.25
 #: LITTLE_KILLER_SNIPES#10 3.2 s against past 12 s, The Barbed Cross 1.8 s against past 12 s,
 #: #5 1.74 against 1.75 s. Handed on after 1 s, those three ran into a 60 s limit in sat.
 LITTLE_KILLER_BUDGET = 30.0
+#: Rule kinds whose puzzles get :data:`KILLER_BUDGET` whatever rules they have beside them: a rellik
+#: cage's rows ban sets of values and a look-and-say clue's count values, with no digit set for the
+#: cells (a killer's sum implies one), so ``dfsrules`` prunes little, while the SAT engine learns from
+#: them. On ISS's eight entries with these cages (2026-12-07, machine shared at load 1-2):
+#: Hazy Rellik (with kropki dots) dfsrules 13-37 s against sat 0.07-0.15 s, handed on after 0.21-0.30 s
+#: with the 1 s budget (the estimate's check past 0.15 s); Look-and-Say 3 dfsrules 0.34-0.43 s against
+#: sat 0.02-0.05 s; the other six dfsrules finishes in 1-250 ms (Look-and-Say 2: its estimate says
+#: so, and it is kept).
+SHORT_BUDGET_KINDS = frozenset({"rellik", "lookandsay"})
 
 #: Per question, the engines in the order ``make bench`` measured them (fastest first). Numbers:
 #: bench/auto_bench.py (the "auto" section of bench/results/latest.json), one ``make bench`` on
@@ -222,11 +231,14 @@ class Pick:
 
 
 def _budget(seconds: float, model: Any) -> float:
-    """The first engine's budget before the handoff: :data:`KILLER_BUDGET` at most for a killer,
-    :data:`LITTLE_KILLER_BUDGET` at least with little killer clues."""
+    """The first engine's budget before the handoff: :data:`KILLER_BUDGET` at most for a killer or
+    a puzzle with a kind of :data:`SHORT_BUDGET_KINDS`, :data:`LITTLE_KILLER_BUDGET` at least with
+    little killer clues."""
     rules = () if model is None else model.puzzle.rules
     if any(rule.kind == "littlekiller" for rule in rules):
         return max(seconds, LITTLE_KILLER_BUDGET)
+    if any(rule.kind in SHORT_BUDGET_KINDS for rule in rules):
+        return min(seconds, KILLER_BUDGET)
     killer = any(isinstance(rule, Cage) and rule.total is not None for rule in rules) and all(
         isinstance(rule, Cage) or type(rule).rows is Rule.rows for rule in rules)   # the others: units alone
     return min(seconds, KILLER_BUDGET) if killer else seconds

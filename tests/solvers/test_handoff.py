@@ -166,6 +166,27 @@ def test_little_killer_clues_keep_dfsrules_longer():
     assert budget('{"size": 9, "rules": [' + little + ']}') == LITTLE_KILLER_BUDGET
 
 
+def test_rellik_and_look_and_say_cages_hand_over_as_soon_as_a_killer():
+    """A rellik cage or a look-and-say clue gets KILLER_BUDGET, beside other rules too (ISS's Hazy
+    Rellik has kropki dots: dfsrules 13-37 s, sat 0.07-0.15 s); a little killer beside it keeps
+    LITTLE_KILLER_BUDGET, and an equality cage (dfsrules faster on ISS's) keeps the rows' budget."""
+    from pipeline.solvers.auto import DFSRULES_BUDGET, KILLER_BUDGET, LITTLE_KILLER_BUDGET
+
+    def budget(*rules: str) -> float:
+        pick = pick_solver("unique", build_model(parse_puzzle('{"size": 9, "rules": [' + ", ".join(rules) + "]}")))
+        assert pick.name == "dfsrules" and pick.handoff is not None
+        return pick.handoff[1]
+
+    rellik = '{"rule": "rellik", "sum": 8, "cells": ["r9c7", "r9c8"]}'
+    look = '{"rule": "lookandsay", "clue": "1617", "cells": ["r3c1", "r2c1", "r1c1"]}'
+    dot = '{"rule": "kropki", "color": "white", "cells": ["r5c6", "r5c7"]}'
+    little = '{"rule": "littlekiller", "sum": 23, "cells": ["r1c4", "r2c3", "r3c2", "r4c1"], "clue": "r0c5"}'
+    assert budget(dot) == DFSRULES_BUDGET
+    assert budget(rellik) == budget(rellik, dot) == budget(look) == budget(dot, look) == KILLER_BUDGET
+    assert budget(rellik, little) == LITTLE_KILLER_BUDGET
+    assert budget('{"rule": "equalitycage", "cells": ["r1c1", "r1c2", "r2c1", "r2c2"]}') == DFSRULES_BUDGET
+
+
 def test_the_pick_counts_against_auto_s_time_limit(monkeypatch):
     """auto's pick may build the rule rows (a published puzzle's took 2.4 s before any engine's
     clock started): the engine gets what the pick left, and a pick that took all of it answers
