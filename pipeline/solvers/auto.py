@@ -129,11 +129,12 @@ LITTLE_KILLER_BUDGET = 30.0
 #: Rule kinds whose puzzles get :data:`KILLER_BUDGET` whatever rules they have beside them: a rellik
 #: cage's rows ban sets of values and a look-and-say clue's count values, with no digit set for the
 #: cells (a killer's sum implies one), so ``dfsrules`` prunes little, while the SAT engine learns from
-#: them. On ISS's eight entries with these cages (2026-12-07, machine shared at load 1-2):
-#: Hazy Rellik (with kropki dots) dfsrules 13-37 s against sat 0.07-0.15 s, handed on after 0.21-0.30 s
-#: with the 1 s budget (the estimate's check past 0.15 s); Look-and-Say 3 dfsrules 0.34-0.43 s against
-#: sat 0.02-0.05 s; the other six dfsrules finishes in 1-250 ms (Look-and-Say 2: its estimate says
-#: so, and it is kept).
+#: them. On ISS's seven entries with these cages (2026-12-07, machine shared at load 1-8): Hazy
+#: Rellik (with kropki dots) dfsrules 13-37 s against sat 0.07-0.12 s, handed on after 0.19-0.21 s
+#: with the 1 s budget (its estimate, hopeless from 0.13 s, is first asked past 0.15 s), after
+#: 0.07-0.12 s with this one; Look-and-Say 3 dfsrules 0.34-0.80 s against sat 0.02-0.07 s;
+#: Look-and-Say 2 dfsrules 0.12-0.41 s against sat 0.01-0.10 s (its estimate says it finishes: kept,
+#: or handed on at 0.25 s under load); the other four dfsrules finishes in 1-15 ms.
 SHORT_BUDGET_KINDS = frozenset({"rellik", "lookandsay"})
 
 #: Per question, the engines in the order ``make bench`` measured them (fastest first). Numbers:
