@@ -1,7 +1,7 @@
 """Command line: ``python -m pipeline`` / ``sudoku-pipeline``.
 
 Exit codes: 0 success, 1 a well-formed question with a negative answer (no solution, grid
-invalid), 2 bad input (one line on stderr, never a traceback).
+invalid), 2 bad input (one line on stderr, never a traceback), 70 a bug (:data:`INTERNAL_ERROR_EXIT`).
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import sys
 from pipeline.cli.args import check_ranges, check_stdin_once, explain_compiles
 from pipeline.cli import commands
 from pipeline.core import stops
-from pipeline.core.errors import PipelineError, bounded
+from pipeline.core.errors import LONGEST_ECHO, PipelineError, bounded, shortened
 from pipeline.core import version
 
 PROG = "sudoku-pipeline"
@@ -83,6 +83,13 @@ def _named_command(argv: list[str]) -> str | None:
 #: Exit status after the reader of standard output went away (``| head``): what a shell reports
 #: for a tool killed by SIGPIPE, as ``cat`` or ``yes`` are.
 SIGPIPE_EXIT = 128 + getattr(signal, "SIGPIPE", 13)
+
+#: Exit status after an exception the command line does not expect (a bug, not the input): the
+#: BSD sysexits ``EX_SOFTWARE``, so a script can tell it from "no solution" (1) and bad input (2).
+INTERNAL_ERROR_EXIT = 70
+
+#: Set (to anything but ``""`` or ``0``) to see a bug's traceback instead of its one line.
+TRACEBACK_VARIABLE = "SUDOKU_PIPELINE_TRACEBACK"
 
 
 def _stdout_reader_gone() -> bool:
@@ -245,7 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     (one ``error: ...`` line on stderr), or output that could not be written (``error: standard
     output: No space left on device``, or the file's name); 130 after Ctrl-C (one line:
     ``interrupted``, also after SIGTERM, however many signals arrive: :mod:`pipeline.core.stops`);
-    :data:`SIGPIPE_EXIT` quietly when the reader of stdout went away (``... | head -1``).
+    :data:`SIGPIPE_EXIT` quietly when the reader of stdout went away (``... | head -1``);
+    :data:`INTERNAL_ERROR_EXIT` after an exception that is a bug (one ``internal error: ...``
+    line; with :data:`TRACEBACK_VARIABLE` set, the exception propagates with its traceback).
     """
     stops.begin()
     if argv is None:   # the real command line (tests pass argv and keep their own signal handling)
@@ -367,12 +376,14 @@ def _run(argv: list[str] | None) -> int:
         return _lost_output(e)
     except OSError as e:
         return _lost_output(e)
-    except Exception:
+    except Exception as e:
         # a C extension that met the KeyboardInterrupt turned it into its own error (an import's
         # "initialization failed"): the interrupt is still what happened
         if stops.interrupting():
             return _report_interrupt()
-        raise
+        if os.environ.get(TRACEBACK_VARIABLE, "") not in ("", "0"):
+            raise   # a developer asked for the traceback
+        return _report_bug(getattr(args, "command", None), e)
 
 
 def _as_typed(error: PipelineError, args: argparse.Namespace | None) -> PipelineError:
@@ -383,6 +394,21 @@ def _as_typed(error: PipelineError, args: argparse.Namespace | None) -> Pipeline
         return error.spelled(names)
     flag = names.get(error.option) if error.option else None
     return error.named(flag) if flag else error
+
+
+def _report_bug(command: str | None, error: Exception) -> int:
+    """One line for an exception no branch expects, :data:`INTERNAL_ERROR_EXIT`: a traceback
+    would read as a crash on bad input, and exit 1 as "no solution"."""
+    try:
+        message = str(error)
+    except Exception:  # noqa: BLE001 - an exception whose text fails still gets its line
+        message = "(its message could not be read)"
+    what = type(error).__name__ + (f": {message}" if message else "")
+    text = shortened(bounded(what).replace("\r", "\\r").replace("\n", "\\n"), LONGEST_ECHO)
+    _stdout_reader_gone()
+    print(f"internal error: {command or 'the command'}: {text} (a bug; set {TRACEBACK_VARIABLE}=1 "
+          f"to see the traceback)", file=sys.stderr)
+    return INTERNAL_ERROR_EXIT
 
 
 def _report_interrupt() -> int:
