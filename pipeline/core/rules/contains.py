@@ -53,6 +53,9 @@ class ContainExact(Rule):
     sign: ClassVar[str] = "="
     #: The cage's label when the values go to the caption (:data:`LABEL_CHARS`).
     tag: ClassVar[str] = "≡"
+    #: The rows' sign: ``1`` for ``sum = m`` (exactly), ``-1`` for ``-sum <= -m`` (at least: the
+    #: model has no ``>=`` rows); the one difference between the two kinds' rows.
+    row_sign: ClassVar[int] = 1
     numbered_glyphs = True   # long lists: ≡1 and ≡2 cages, each list said once in the caption
 
     @classmethod
@@ -120,25 +123,23 @@ class ContainExact(Rule):
         return f"{self.how} {','.join(map(str, self.values))}" if self.number_key() else ""
 
     def rows(self, board: Board, index: int) -> list[Rows]:
-        """``containexact_k_d`` (``= m``): the cells hold digit ``d``'s value ``m`` times.
+        """``<kind>_k_d``, a row per distinct listed value (digit ``d``, listed ``m`` times):
+        ``row_sign * sum_c x[c, d]`` against ``row_sign * m``, ``=`` (exactly) or ``<=`` (at least:
+        ``>= m`` negated), as :attr:`row_sign` is.
 
         Parameters
         ----------
         board : Board
             The puzzle's board (its values).
         index : int
-            The rule's 1-based number among the puzzle's containexact rules: ``k``.
+            The rule's 1-based number among the puzzle's rules of its kind: ``k``.
 
         Returns
         -------
         list of Rows
-            The one ``containexact`` block, a row per distinct value.
+            The one block of the rule's family, a row per distinct value.
         """
-        return self._rows(board, index, 1)
-
-    def _rows(self, board: Board, index: int, sign: int) -> list[Rows]:
-        """A row per distinct listed value: ``sign * sum_c x[c, d]`` against ``sign * m``, ``=``
-        for ``sign = 1``, ``<=`` (``>= m`` negated) for ``sign = -1``."""
+        sign = self.row_sign
         values, counts = np.unique(np.array(self.values, dtype=np.int64), return_counts=True)
         digits = board.index_of(values)
         cells = self.cells()
@@ -198,20 +199,4 @@ class ContainAtLeast(ContainExact):
     how = "at least"
     sign = "≥"
     tag = "≥"
-
-    def rows(self, board: Board, index: int) -> list[Rows]:
-        """``containatleast_k_d`` (``<= -m``): the cells hold digit ``d``'s value ``m`` times or more.
-
-        Parameters
-        ----------
-        board : Board
-            The puzzle's board (its values).
-        index : int
-            The rule's 1-based number among the puzzle's containatleast rules: ``k``.
-
-        Returns
-        -------
-        list of Rows
-            The one ``containatleast`` block, a row per distinct value.
-        """
-        return self._rows(board, index, -1)
+    row_sign = -1
