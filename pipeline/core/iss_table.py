@@ -26,6 +26,7 @@ import numpy as np
 from pipeline.core.errors import clip
 from pipeline.core.iss_detect import ISS_TYPES, MAX_ISS_CHARS, looks_like_iss
 from pipeline.core.iss_extra import doc_to_iss_extra, extra_adjacent_pairs, iss_extra_ids, iss_extra_name
+from pipeline.core.rules.cellnames import cell_position
 
 __all__ = ["IssArgError", "IssGrid", "READERS", "WRITERS", "ISS_TYPES", "MAX_ISS_CHARS", "disjoint_set_rules",
            "iss_cell_id", "looks_like_iss"]
@@ -152,9 +153,10 @@ class IssGrid:
         extra = doc_to_iss_extra(name, self.extra_groups, self.implicit) if self.extra_groups else None
         if extra is not None:
             return extra
-        body = name.lower().lstrip("r")
-        r, c = body.split("c")
-        return iss_cell_id(int(r) - 1, int(c) - 1)
+        at = cell_position(name)
+        if at is None:
+            raise IssArgError(f"{clip(name)!r} is not a cell of the {self.rows}x{self.cols} grid")
+        return iss_cell_id(at[0] - 1, at[1] - 1)
 
     def any_extra(self, tokens: list[str]) -> bool:
         """Is any of these ISS ids an extra cell (ISS ``Var``)? Such cells share no row, column or
@@ -332,7 +334,7 @@ def _write_entropic(entry: dict, grid: IssGrid) -> list[str]:
 
 def _read_all_different(args: list[str], grid: IssGrid) -> list[dict]:
     cells = grid.cells(args)
-    if len(cells) == grid.n and all(re.fullmatch(r"r[0-9]+c[0-9]+", c) for c in cells):
+    if len(cells) == grid.n and all(cell_position(c) is not None for c in cells):
         return [{"rule": "extraregion", "cells": cells}]
     # a cage without a sum: distinct digits (also for N cells with extra cells: a unit is grid cells)
     return [{"rule": "cage", "cells": cells}]

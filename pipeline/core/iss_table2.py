@@ -25,7 +25,6 @@
 """
 from __future__ import annotations
 
-import re
 from typing import Callable
 from urllib.parse import quote, unquote
 
@@ -34,6 +33,7 @@ import numpy as np
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
 from pipeline.core.rules.kropki import partner_table
 from pipeline.core.errors import clip
+from pipeline.core.rules.cellnames import cell_position
 
 __all__ = ["READERS2", "WRITERS2", "iss_diagonals", "pair_key", "pair_table"]
 
@@ -198,7 +198,7 @@ def _read_sum(args: list[str], grid: IssGrid) -> list[dict]:
 def _write_sum(entry: dict, grid: IssGrid) -> list[str]:
     cells = [grid.to_iss(c) for c in entry["cells"]]
     weights = entry.get("weights")
-    on_grid = all(re.fullmatch(r"r[0-9]+c[0-9]+", c) for c in entry["cells"])   # else extra cells: no unit
+    on_grid = all(cell_position(c) is not None for c in entry["cells"])   # else extra cells: no unit
     if weights is None and (not on_grid or not grid.in_one_unit(cells)):
         return ["~".join(["Sum", str(entry["sum"]), *cells])]
     # coefficients (all 1 for cells of one unit, which ISS's plain Sum would read as a cage)

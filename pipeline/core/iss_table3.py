@@ -47,11 +47,11 @@ import numpy as np
 
 from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
 from pipeline.core.errors import clip
+from pipeline.core.rules.cellnames import cell_position
 
 __all__ = ["READERS3", "WRITERS3", "clue_place", "clue_line"]
 
 _LINE = re.compile(r"([RC])([0-9]{1,2})")
-_CLUE = re.compile(r"\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*")
 
 
 def _int(text: str, what: str) -> int:
@@ -123,8 +123,7 @@ def clue_line(clue: str, n: int, shape: tuple[int, int] | None = None) -> tuple[
     tuple of (str, int)
     """
     rows, cols = shape or (n, n)
-    m = _CLUE.fullmatch(clue)
-    r, c = (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
+    r, c = cell_position(clue) or (-1, -1)
     if 1 <= c <= cols and r in (0, rows + 1):
         return f"C{c}", 1 if r == 0 else -1
     if 1 <= r <= rows and c in (0, cols + 1):

@@ -112,14 +112,14 @@ def _pieces_layout(puzzle: Puzzle) -> tuple[int, str] | None:
     reads back from a ``Jigsaw`` layout: disjoint, all of ``k`` cells, the cells left over (if
     any) too many or too few to be a piece; else None."""
     n, v = puzzle.n, puzzle.n_values
-    extras = [entry["cells"] for entry in puzzle.rules_dicts() if entry["rule"] == "extraregion"]
+    # the rules' own cells (canvas numbers, r * n + c with no layout), not their names read back
+    extras = [rule.cells() for rule in puzzle.rules if rule.kind == "extraregion"]
     if v <= n or puzzle.variant != "latin" or not extras or len(extras) >= len(_LAYOUT_CHARS):
         return None
-    k = len(extras[0])
+    k = extras[0].size
     ids = np.full(n * n, len(extras))
-    for piece, cells in enumerate(extras):
-        at = [(int(c[1:].lower().split("c")[0]) - 1) * n + int(c.lower().split("c")[1]) - 1 for c in cells]
-        if len(cells) != k or not n <= k <= v or (ids[at] != len(extras)).any():
+    for piece, at in enumerate(extras):
+        if at.size != k or not n <= k <= v or (ids[at] != len(extras)).any():
             return None
         ids[at] = piece
     rest = int(np.count_nonzero(ids == len(extras)))

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from oracles import ISS_COLLECTION
 from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import document_from_iss
+from pipeline.core.iss_table import IssArgError, IssGrid
 from pipeline.core.iss_table2 import iss_diagonals, pair_key, pair_table
 from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.puzzle import parse_puzzle
@@ -247,3 +248,16 @@ def test_strict_kropki_of_one_colour_is_refused_by_the_entry_writer_alone():
         WRITERS["strictkropki"]({"rule": "strictkropki", "color": "black"}, IssGrid(9))
     assert ".Pair~" in iss_from_puzzle(parse_puzzle({"size": 9, "rules": [{"rule": "strictkropki", "color": "black"}]}))
     assert "StrictKropki" in iss_from_puzzle(parse_puzzle({"size": 9, "rules": [{"rule": "strictkropki"}]}))
+
+
+def test_the_writer_reads_a_cell_name_as_documents_do():
+    """``IssGrid.to_iss`` reads a document's cell name through the one reading of names
+    (:func:`pipeline.core.rules.cellnames.cell_position`): row 10 of a 16x16 grid is ``Ra``, any
+    case, a rectangle's columns past its rows; a name that is no grid cell is refused in one line
+    naming it (the writer's own split gave an unpacking error)."""
+    grid = IssGrid(16)
+    assert [grid.to_iss(name) for name in ("r10c1", "R16C16", "r1c10")] == ["RaC1", "RgCg", "R1Ca"]
+    assert IssGrid(8, rows=6, cols=8).to_iss("r6c8") == "R6C8"
+    for name in ("S3", "r1", "c1r1"):
+        with pytest.raises(IssArgError, match=f"^'{name}' is not a cell of the 16x16 grid$"):
+            grid.to_iss(name)

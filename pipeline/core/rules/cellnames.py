@@ -16,9 +16,18 @@ from pipeline.core.extracells import extra_index, extra_name
 if TYPE_CHECKING:
     from pipeline.core.rules.base import Board
 
-__all__ = ["cell_list_text", "cell_name", "cells_text", "parse_cell", "parse_cells"]
+__all__ = ["cell_list_text", "cell_name", "cell_position", "cells_text", "parse_cell", "parse_cells"]
 
 _CELL = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*$")
+
+
+def cell_position(text: Any) -> tuple[int, int] | None:
+    """1-based ``(row, column)`` of a cell name (``"r3c5"``, any case, spaces around), None for
+    anything else (an extra cell's ``S3``, ``[3, 5]``, not a string). No range check: a clue beside
+    the grid is ``r0c3``; :func:`parse_cell` checks against the board. The one reading of a name
+    that the formats' readers and writers share."""
+    m = _CELL.match(text) if isinstance(text, str) else None
+    return (int(m.group(1)), int(m.group(2))) if m is not None else None
 
 
 def parse_cell(text: Any, board: Board, where: str) -> int:
@@ -38,10 +47,7 @@ def parse_cell(text: Any, board: Board, where: str) -> int:
     -------
     int
     """
-    pair = _row_column_pair(text)
-    m = _CELL.match(text) if isinstance(text, str) else None
-    if m is not None:
-        pair = int(m.group(1)), int(m.group(2))
+    pair = cell_position(text) or _row_column_pair(text)
     if pair is None and (k := extra_index(text, board.extra)) is not None:
         return board.n_cells + k
     if pair is None:
