@@ -56,6 +56,8 @@ CNF_TAG = "sudoku-pipeline-cnf:"
 CNF_READ_CHUNK = INTEGER_CHUNK
 #: Literals :func:`_clause_ends` looks at a time.
 _ENDS_BLOCK = 1 << 22
+#: Clauses :func:`_cell_clauses` and :func:`_row_literals` look at a time.
+_DECODE_BLOCK = 1 << 20
 
 
 def _dimacs_text(tokens: np.ndarray) -> bytes:
@@ -579,31 +581,59 @@ def _decoded(tokens: np.ndarray, in_units: np.ndarray, n_cells: int,
     starts[1:] = ends[:-1] + 1
     length = ends - starts
     del ends
-    # a clause of cell variables alone (each clause's literals and its 0: no index array per literal)
-    if starts.size:
-        # negative literals are above every cell as unsigned: one mask, not three
-        bad = tokens.view(np.uint32 if tokens.dtype.itemsize == 4 else np.uint64) > n_cells
-        is_positive_cells = ~np.logical_or.reduceat(bad, starts)
-        del bad
-        is_positive_cells &= in_units
-    else:
-        is_positive_cells = np.zeros(0, dtype=bool)
+    is_positive_cells = _cell_clauses(tokens, starts, n_cells)
+    is_positive_cells &= in_units
     unit = (length == 1) & in_units
     bound_units = unit & ~is_positive_cells | (unit & is_positive_cells & bounds)
     del unit
     row_clauses = is_positive_cells & ~bound_units
     del is_positive_cells
-    first_lit = tokens[starts]
-    del starts
-    lb_vars = first_lit[bound_units & (first_lit > 0)]
-    ub_vars = -first_lit[bound_units & (first_lit < 0) & (-first_lit <= n_cells)]
-    del first_lit, bound_units
-    length += 1                                        # with the 0s, in place: no copy of the lengths
-    keep_lit = np.repeat(row_clauses, length)
-    length -= 1
-    np.logical_and(keep_lit, tokens, out=keep_lit)     # not the clauses' 0s
-    row_lit = tokens[keep_lit] - 1
+    # the literal of the unit clauses alone (an empty 100x100 has none): the first literal of
+    # every clause and its negation were two arrays of 16 M beside the literals
+    first_lit = tokens[starts[bound_units]]
+    del bound_units
+    lb_vars = first_lit[first_lit > 0]
+    ub_vars = -first_lit[(first_lit < 0) & (-first_lit <= n_cells)]
+    del first_lit
+    row_lit = _row_literals(tokens, starts, length, row_clauses)
     return row_lit, length[row_clauses], lb_vars, ub_vars
+
+
+def _clause_blocks(starts: np.ndarray, n_tokens: int) -> Iterator[tuple[int, int, int, int]]:
+    """``(first clause, stop clause, first token, stop token)`` of each block of
+    :data:`_DECODE_BLOCK` clauses (the last block's tokens run to ``n_tokens``)."""
+    for c0 in range(0, starts.size, _DECODE_BLOCK):
+        c1 = min(c0 + _DECODE_BLOCK, starts.size)
+        yield c0, c1, int(starts[c0]), int(starts[c1]) if c1 < starts.size else n_tokens
+
+
+def _cell_clauses(tokens: np.ndarray, starts: np.ndarray, n_cells: int) -> np.ndarray:
+    """bool per clause: all its literals are cell variables (positive, at most ``n_cells``).
+
+    A block of clauses at a time: the mask per literal of an empty 100x100's 90 M literals
+    (90 MB) stood beside them, its clause starts and lengths; a block's is a few MB.
+    """
+    out = np.zeros(starts.size, dtype=bool)
+    # negative literals are above every cell as unsigned: one mask, not three
+    unsigned = tokens.view(np.uint32 if tokens.dtype.itemsize == 4 else np.uint64)
+    for c0, c1, lo, hi in _clause_blocks(starts, tokens.size):
+        out[c0:c1] = np.logical_or.reduceat(unsigned[lo:hi] > n_cells, starts[c0:c1] - lo)
+    return np.logical_not(out, out=out)
+
+
+def _row_literals(tokens: np.ndarray, starts: np.ndarray, length: np.ndarray, row_clauses: np.ndarray) -> np.ndarray:
+    """The literals of the clauses ``row_clauses`` marks, in order, 0-based; a block of clauses
+    at a time, as :func:`_cell_clauses` (not a mask per literal of the whole file)."""
+    parts = []
+    for c0, c1, lo, hi in _clause_blocks(starts, tokens.size):
+        rows = row_clauses[c0:c1]
+        if not rows.any():
+            continue
+        keep = np.repeat(rows, length[c0:c1] + 1)        # each clause's literals and its 0
+        part = tokens[lo:lo + keep.size]
+        np.logical_and(keep, part, out=keep)              # not the clauses' 0s
+        parts.append(part[keep] - 1)
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=tokens.dtype)
 
 
 def _clause_ends(tokens: np.ndarray, n_clauses: int, index: type) -> np.ndarray:

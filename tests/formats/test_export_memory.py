@@ -16,7 +16,7 @@ import pipeline.core.rulerows as rulerows
 from formats.directory import export_model
 from pipeline.core.build import build_model
 from pipeline.core.manifest import model_metadata
-from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
 
 REGEX = {"size": 9, "givens": ["r1c1=1", "r5c5=3"],
          "rules": [{"rule": "regex", "pattern": "(12|3.*4|[5-9]+)*.*", "cells": [f"r2c{c}" for c in range(1, 10)]}]}
@@ -275,3 +275,64 @@ def test_an_lp_read_compares_with_its_text_and_tokens_gone(tmp_path, monkeypatch
     monkeypatch.setattr(lp_read, "refuse_disagreement", spy)
     lp_read.read(path)
     assert alive == [0]
+
+
+def _cnf_tokens(tmp_path, clues: str):
+    """A CNF of the seed puzzle (its clues as ``clues``) and its literals."""
+    model = build_model(parse_puzzle(DEFAULT_PUZZLE), clues=clues)
+    path = tmp_path / f"{clues}.cnf"
+    cnf.write(model, path, amo="ladder")
+    return path, cnf.read_cnf(path)
+
+
+@pytest.mark.parametrize("clues", ["rows", "bounds"])
+def test_cnf_clauses_are_decoded_a_block_of_clauses_at_a_time(tmp_path, monkeypatch, clues):
+    # blocks cut anywhere (a row clause, a unit, an auxiliary clause across the boundary)
+    # decode to what one block does, with some clauses outside the units (rule rows') too
+    _, read = _cnf_tokens(tmp_path, clues)
+    in_units = np.ones(read.n_clauses, dtype=bool)
+    in_units[5:40] = False
+    whole = cnf._decoded(read.tokens, in_units, 729, clues == "bounds")
+    assert whole[0].size and (clues == "rows" or whole[2].size)   # rows (and units) to decode
+    for block in (1, 2, 3, 7, 64):
+        monkeypatch.setattr(cnf, "_DECODE_BLOCK", block)
+        got = cnf._decoded(read.tokens, in_units, 729, clues == "bounds")
+        assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(got, whole)), block
+
+
+def test_a_tampered_cnf_is_named_alike_whatever_the_block(tmp_path, monkeypatch):
+    from pipeline.core.errors import FormatError
+    path, _ = _cnf_tokens(tmp_path, "rows")
+    lines = path.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("1 2 3 4 5 6 7 8 9 0"))
+    lines[at] = "1 2 3 4 5 6 7 8 0"             # a cell's at-least-one clause loses a digit
+    path.write_text("\n".join(lines) + "\n")
+    messages = []
+    for block in (cnf._DECODE_BLOCK, 1, 3):
+        monkeypatch.setattr(cnf, "_DECODE_BLOCK", block)
+        with pytest.raises(FormatError) as e:
+            cnf.read(path)
+        messages.append(str(e.value))
+    assert messages[0].startswith(f"{path}: ") and len(set(messages)) == 1, messages
+
+
+def test_cnf_decoding_holds_no_mask_or_copy_per_literal_or_clause(tmp_path, monkeypatch):
+    # the old decoding held a mask per literal (twice) and every clause's first literal and its
+    # negation (4 bytes a clause each) beside the clause starts and lengths (8 bytes a clause)
+    import tracemalloc
+    model = build_model(parse_puzzle('{"size": 16}'))
+    path = tmp_path / "m.cnf"
+    cnf.write(model, path, amo="ladder")
+    read = cnf.read_cnf(path)
+    in_units = np.ones(read.n_clauses, dtype=bool)
+    monkeypatch.setattr(cnf, "_ENDS_BLOCK", 1024)
+    monkeypatch.setattr(cnf, "_DECODE_BLOCK", 1024)
+    tracemalloc.start()
+    try:
+        got = cnf._decoded(read.tokens, in_units, 16 ** 3, False)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    held = sum(a.nbytes for a in got)
+    assert read.tokens.size > 3 * read.n_clauses
+    assert peak < held + 15 * read.n_clauses, (peak, held, read.n_clauses)   # the old code: 19.4 a clause
