@@ -4,9 +4,11 @@ from __future__ import annotations
 import gzip
 import json
 
+import numpy as np
 import pytest
+import scipy.sparse as sp
 
-from formats.agree import described_model, sharing_model
+from formats.agree import described_model, model_difference, sharing_model
 from formats.base import ModelData, read_model, write_model
 from formats.directory import export_model
 from pipeline.core.build import build_model
@@ -72,3 +74,47 @@ def test_a_file_whose_metadata_misstates_its_model_is_refused(tmp_path, ext, key
     said = "the metadata counts" if (ext, key) == ("opb", "rows") else f"its metadata records '{key}' as "
     with pytest.raises(FormatError, match=rf"^{path}: .*{said}"):
         read_model(path)
+
+
+def _copied(data: ModelData, aeq=None, col_names=None) -> ModelData:
+    """``data`` with arrays of its own (as a reader returns them), some replaced."""
+    return ModelData(data.Aeq.copy() if aeq is None else aeq, data.row_lower.copy(), data.row_upper.copy(),
+                     data.lb.copy(), data.ub.copy(), np.array(data.cost), np.array(data.integrality),
+                     np.array(data.row_labels), np.array(data.col_names) if col_names is None else col_names,
+                     data.metadata)
+
+
+def test_model_difference_names_the_first_entry_whatever_the_matrix_layout():
+    want = ModelData.from_model(build_model(parse_puzzle(DEFAULT_PUZZLE)))
+    assert model_difference(_copied(want), want) is None
+    changed = want.Aeq.tocoo(copy=True)
+    changed.data[[7, 3]] = 2.0                      # two entries, the first listed is not the first place
+    unsorted = sp.csr_matrix(                        # built from the entries backwards
+        (changed.data[::-1], (changed.row[::-1], changed.col[::-1])), shape=changed.shape)
+    i, j = sorted(zip(changed.row[[7, 3]], changed.col[[7, 3]]))[0]
+    said = (f"2 entries of Aeq differ, the first at row {want.row_labels[i]}, column {want.col_names[j]}: "
+            "2 in the file, 1 in the model")
+    assert model_difference(_copied(want, aeq=changed.tocsr()), want) == said
+    assert model_difference(_copied(want, aeq=unsorted), want) == said
+    same_but_unsorted = sp.csr_matrix((want.Aeq.data.copy(), want.Aeq.indices.copy(), want.Aeq.indptr.copy()),
+                                      shape=want.Aeq.shape)
+    same_but_unsorted.has_sorted_indices = False   # compared entry by entry, then: still the same
+    assert model_difference(_copied(want, aeq=same_but_unsorted), want) is None
+    names = np.array(want.col_names)
+    names[5] = "x_other"
+    assert model_difference(_copied(want, col_names=names), want) == "col names differ"
+
+
+def test_model_difference_holds_no_copy_of_the_names_or_the_matrix():
+    # the old comparison copied both models' names to str (twice) and listed both matrices'
+    # entries to find none differing
+    import tracemalloc
+    want = ModelData.from_model(build_model(parse_puzzle('{"size": 16}')))
+    got = _copied(want)
+    tracemalloc.start()
+    try:
+        assert model_difference(got, want) is None
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < np.asarray(want.col_names).nbytes / 4, peak    # the old code: twice the names
