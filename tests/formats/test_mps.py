@@ -690,3 +690,33 @@ def test_property_round_trip(tmp_path_factory, h, w, latin, data):
         lp = highs.getLp()
         assert (lp.num_col_, lp.num_row_, len(lp.a_matrix_.value_)) == (model.n_cols, model.n_rows, model.nnz)
         np.testing.assert_array_equal(lp.col_lower_, model.lb)
+
+
+@pytest.mark.parametrize("tail", [b"", b"\n", b"\r\n", b"\n\n"])
+def test_line_offsets_are_found_a_block_at_a_time_as_int32(monkeypatch, tail):
+    # line ends cut by the blocks anywhere (a block of 3 bytes: mid-line, on a newline, between
+    # \r and \n) give the lines str.split gives, held as int32 offsets
+    import formats.mps_read as mps_read
+    monkeypatch.setattr(mps_read, "_NEWLINE_BLOCK", 3)
+    raw = b"NAME x\n\nROWS\r\n N obj\n  E  c1\nCOLUMNS\n    x  obj  1" + tail
+    lines = mps_read._Lines(raw, "m.mps")
+    want = raw.split(b"\n")
+    want = want[:-1] if raw.endswith(b"\n") else want
+    assert [lines.text(i) for i in range(len(lines))] == [w.decode().rstrip("\r") for w in want]
+    assert lines.starts.dtype == lines.ends.dtype == np.int32
+    assert lines.first.tolist() == [w[0] if w else 10 for w in want]
+
+
+def test_line_offsets_hold_no_mask_of_the_file(monkeypatch):
+    # the old offsets: a mask of every byte and int64 positions, starts and ends (36 bytes a line)
+    import tracemalloc
+    import formats.mps_read as mps_read
+    monkeypatch.setattr(mps_read, "_NEWLINE_BLOCK", 4096)
+    raw = b"".join(b"    x_%d_1_1  cell_%d  1\n" % (i, i) for i in range(50_000))
+    tracemalloc.start()
+    try:
+        lines = mps_read._Lines(raw, "m.mps")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(lines) == 50_000 and peak < 24 * len(lines), peak / len(lines)
