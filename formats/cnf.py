@@ -625,7 +625,7 @@ def _row_literals(tokens: np.ndarray, starts: np.ndarray, length: np.ndarray, ro
     """The literals of the clauses ``row_clauses`` marks, in order, 0-based; a block of clauses
     at a time, as :func:`_cell_clauses` (not a mask per literal of the whole file)."""
     parts = []
-    for c0, c1, lo, hi in _clause_blocks(starts, tokens.size):
+    for c0, c1, lo, _ in _clause_blocks(starts, tokens.size):
         rows = row_clauses[c0:c1]
         if not rows.any():
             continue
