@@ -416,7 +416,7 @@ def plain_clue_list(text: str) -> np.ndarray | None:
     return clues.reshape(rows, 3) if clues.size == rows * 3 else None
 
 
-def nested_list_rows(text: str, where: str = "puzzle") -> str | None:
+def nested_list_rows(text: str, where: str = "puzzle", parsed: list | None = None) -> str | None:
     """The rows of a grid written as nested lists (JSON's or Python's ``[[5, 3, 0], ...]``; ``null``,
     ``None`` or ``""`` for an empty cell, a cell's text in quotes), one a line with commas between the
     values; None for text that does not start with ``[[``.
@@ -427,6 +427,10 @@ def nested_list_rows(text: str, where: str = "puzzle") -> str | None:
         The whole puzzle text.
     where : str
         How a message names the input.
+    parsed : list, optional
+        What ``json.loads(text)`` gave when the caller parsed the text already (a ``.json``
+        file's grid): taken as it is unless Python's ``None`` or quotes make the text read here
+        another text.
 
     Returns
     -------
@@ -447,7 +451,9 @@ def nested_list_rows(text: str, where: str = "puzzle") -> str | None:
         return None
     python = re.sub(r"\bNone\b", "null", stripped)
     try:
-        rows = json.loads(python if "'" not in python else python.replace("'", '"'))
+        # the caller's value is this text's unless 'None' or a quote turned it into another
+        rows = parsed if parsed is not None and python == stripped and "'" not in python else \
+            json.loads(python if "'" not in python else python.replace("'", '"'))
     except (ValueError, RecursionError) as e:
         reason = e.msg if isinstance(e, json.JSONDecodeError) else json_failure(e)
         raise PuzzleError(f"{where}: not an array of rows ({clip(reason, 60)})") from None

@@ -460,7 +460,7 @@ def _first_line_is_an_object(text: str) -> bool:
         return False
 
 
-def refuse_json_of_no_document(text: str, where: str) -> np.ndarray | None:
+def refuse_json_of_no_document(text: str, where: str) -> np.ndarray | list | None:
     """One line for a ``.json`` file that holds JSON other than an object, a number or an array of
     rows (a grid: ``[[5, 3, 0, ...], ...]``): an array of other values, ``null``, a string: it is neither a puzzle document nor a grid, whose text the other readers would
     misread ("'[1' is not an integer", "bad character 'n'").
@@ -474,9 +474,11 @@ def refuse_json_of_no_document(text: str, where: str) -> np.ndarray | None:
 
     Returns
     -------
-    ndarray or None
+    ndarray, list or None
         The ``(N, 3)`` clues when the text is a plain clue list (:func:`plain_clue_list`), for the
-        grid reader to take as they are rather than scan the text again; None for any other text.
+        grid reader to take as they are rather than scan the text again; the rows ``json.loads``
+        read of a grid as an array of rows, for the grid reader not to parse the text again; None
+        for any other text.
 
     Raises
     ------
@@ -496,7 +498,7 @@ def refuse_json_of_no_document(text: str, where: str) -> np.ndarray | None:
     if type(value) not in kinds:   # a number: a compact line of digits is a puzzle too
         return None
     if isinstance(value, list) and value and all(isinstance(row, list) for row in value):
-        return None   # a grid as an array of rows ([[5, 3, 0, ...], ...]): the grid reader reads it
+        return value   # a grid as an array of rows ([[5, 3, 0, ...], ...]): the grid reader reads it
     raise PuzzleError(f"{where}: a puzzle document is a JSON object ({{\"size\": ..., \"givens\": ...}}), "
                       f"found {kinds[type(value)]}")
 

@@ -153,7 +153,8 @@ class PuzzleParts(NamedTuple):
 
 
 def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, regions: Source | None = None,
-                size: int | None = None, where: str | None = None, size_name: str = "--size") -> PuzzleParts:
+                size: int | None = None, where: str | None = None, size_name: str = "--size",
+                text: str | None = None, rows: list | None = None) -> PuzzleParts:
     """Parse any puzzle input into its parts (see :func:`pipeline.core.puzzle.parse_puzzle`).
 
     Parameters
@@ -172,6 +173,11 @@ def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, 
         How messages name the input (default: its file name, else ``puzzle``).
     size_name : str
         How messages name ``size`` (a puzzle document says ``'size'``).
+    text : str, optional
+        The text of ``source`` (a file path) when the caller read it already: not read again.
+    rows : list, optional
+        What ``json.loads(text)`` gave when the caller parsed it already (a ``.json`` file's
+        grid as an array of rows): not parsed again.
     """
     if not isinstance(source, (str, os.PathLike, np.ndarray, list, tuple, dict)) and hasattr(source, "__array__"):
         source = np.asarray(source)   # a DataFrame, a numpy scalar: the array they hold, not their text
@@ -182,8 +188,9 @@ def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, 
         grid = _matrix_to_grid(matrix, box, size, where or "puzzle")
         text = None
     else:
-        text, read_from = _read_source(source, "puzzle")
-        grid = _text_to_grid(text, where or read_from, box, size, size_name, least=least_side(variant, regions is not None))
+        text, read_from = _read_source(source, "puzzle") if text is None else (text, str(source))
+        grid = _text_to_grid(text, where or read_from, box, size, size_name, least=least_side(variant, regions is not None),
+                             rows=rows)
     n = grid.shape[0]
     if size is not None and size != n:
         raise PuzzleError(f"{where or 'puzzle'}: {size_name} {size} but the grid is {n}x{n}")
@@ -359,11 +366,11 @@ _HEADER = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]+")   # "row", "col1": no cell is a
 
 
 def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", strict: bool = True,
-                  expected: str = "a puzzle", least: int = 1) -> np.ndarray:
+                  expected: str = "a puzzle", least: int = 1, rows: list | None = None) -> np.ndarray:
     if (clues := plain_clue_list(text)) is not None:   # [[1, 1, 5], ...] by NumPy: json.loads took 50 bytes a character
         return _clue_list_to_grid(clues, box, size, where)
     matrix_rows = matlab_matrix_rows(text)   # [1 2 3; 2 1 1]
-    converted = refuse_number_column(matrix_rows or nested_list_rows(text, where), where)   # [[5, 3, 0], ...]
+    converted = refuse_number_column(matrix_rows or nested_list_rows(text, where, rows), where)   # [[5, 3, 0], ...]
     if converted is None and (problem := matlab_matrix_problem(text)):
         raise PuzzleError(f"{where}: {problem}")
     if matrix_rows is not None:   # a message's "line N" is the matrix's row N

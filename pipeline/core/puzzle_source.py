@@ -50,7 +50,7 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
             type(source).__name__
         raise PuzzleError(f"puzzle: expected text, a file path, a grid (array or list of rows) or a puzzle "
                           f"document (dict), found {what}")
-    text, where, clues = _document_text(source)
+    text, where, read = _document_text(source)
     if text is not None or isinstance(source, dict):
         doc: dict | str = source if isinstance(source, dict) else str(text)
         where = where or "puzzle"   # a dict has no file name
@@ -75,12 +75,16 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
         if not where.strip():
             raise PuzzleError("<stdin>: empty input: expected a puzzle")
         source = stdin_text = literal_text(where)   # standard input, read once by _document_text: never a path
-    # a .json clue list: the rows NumPy read from it (its messages still name the file), not the
-    # file read and scanned again
-    named = None if clues is None else str(source)
+    # a file's text as _document_text read it, not the file read again; a .json clue list: the rows
+    # NumPy read from it (its messages still name the file), not scanned again; a .json grid: the
+    # rows json.loads read, not parsed again
+    file_text, value = read or (None, None)
     try:
-        plain = read_puzzle(source if clues is None else clues, box=box, variant=variant, regions=regions, size=size,
-                            where=named)
+        if isinstance(value, np.ndarray):
+            plain = read_puzzle(value, box=box, variant=variant, regions=regions, size=size, where=str(source))
+        else:
+            plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size, text=file_text,
+                                rows=value)
     except SeveralPuzzles as e:   # standard input's text goes along, for a table of one record
         raise SeveralPuzzles(str(e), stdin_text=stdin_text) from None
     return _Parts(plain.grid, plain.h, plain.w, plain.variant, plain.regions, None,
@@ -105,11 +109,13 @@ def entry_names(where: str, count: int) -> list[str]:
     return [f"--rule {k + 1}" if where == "--rule" else f"{where}[{k}]" for k in range(count)]
 
 
-def _document_text(source) -> tuple[str | None, str, np.ndarray | None]:
+def _document_text(source) -> tuple[str | None, str, tuple[str, np.ndarray | list | None] | None]:
     """``(text, where, None)`` when ``source`` (a string, a path, or ``-``) holds a JSON puzzle
     document, an f-puzzles link or an ISS constraint string; ``(None, text, None)`` for standard
-    input holding another puzzle form (it cannot be read twice); ``(None, "", clues)`` for a
-    ``.json`` file of a plain clue list (its ``(N, 3)`` rows); ``(None, "", None)`` otherwise."""
+    input holding another puzzle form (it cannot be read twice); ``(None, "", (text, value))`` for
+    a file holding another puzzle form (read once: the grid reader takes its text), ``value``
+    the ``(N, 3)`` rows of a ``.json`` clue list or the rows ``json.loads`` read of a ``.json``
+    grid (:func:`refuse_json_of_no_document`), else None; ``(None, "", None)`` otherwise."""
     if isinstance(source, str) and (looks_like_document(source) or looks_like_fpuzzles(source)
                                     or looks_like_iss(source)):
         return source, "puzzle", None
@@ -123,5 +129,6 @@ def _document_text(source) -> tuple[str | None, str, np.ndarray | None]:
         if looks_like_document(text) or looks_like_fpuzzles(text) or looks_like_iss(text):
             return text, str(source), None
         if str(source).lower().endswith(".json"):   # JSON, but not a document: say so, not 'bad character'
-            return None, "", refuse_json_of_no_document(text, str(source))
+            return None, "", (text, refuse_json_of_no_document(text, str(source)))
+        return None, "", (text, None)
     return None, "", None

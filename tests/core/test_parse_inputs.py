@@ -8,6 +8,7 @@ the files from ``examples/``, not from the parser.
 from __future__ import annotations
 
 import csv
+import json
 import os
 import re
 import subprocess
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 import pipeline.core.cells_text as cells_text
 import pipeline.core.document as document
 import pipeline.core.parse as parse
+import pipeline.core.textin as textin
 from oracles import PROJECT, grid_of, pattern_grid, region_string
 from pipeline.core.errors import PuzzleError
 from pipeline.core.parse import parse_grid, read_puzzle
@@ -408,3 +410,37 @@ def test_a_json_file_of_a_clue_list_is_scanned_once(tmp_path, monkeypatch):
     with pytest.raises(PuzzleError) as e:
         parse_puzzle(str(path))
     assert str(e.value) == f"{path}: cell (1, 1) given two digits: 5 (line 1) and 2 (line 6)"
+
+
+@pytest.mark.parametrize("name, text", [
+    ("grid.json", json.dumps(SEED.tolist())),   # a grid as a JSON array of rows
+    ("nulls.json", json.dumps([[v or None for v in row] for row in SEED.tolist()])),
+    ("grid.txt", DEFAULT_PUZZLE),
+    ("grid.csv", "\n".join(",".join(map(str, row)) for row in SEED.tolist())),
+])
+def test_a_puzzle_file_is_read_once_and_its_json_parsed_once(tmp_path, monkeypatch, name, text):
+    """A file that is no puzzle document was read twice (once to tell whether it is one, once more
+    by the grid reader), and a ``.json`` grid as an array of rows went through ``json.loads``
+    twice (once to tell it from JSON that is no puzzle, once more by the grid reader)."""
+    path = tmp_path / name
+    path.write_text(text)
+    opened: list[str] = []
+    parsed: list[str] = []
+    loads = json.loads
+
+    def counted_open(file, *args, **kwargs):
+        opened.append(str(file))
+        return open(file, *args, **kwargs)
+
+    def counted_loads(s, *args, **kwargs):
+        if isinstance(s, str) and s.strip() == text.strip():
+            parsed.append(s)
+        return loads(s, *args, **kwargs)
+    monkeypatch.setattr(textin, "open", counted_open, raising=False)   # read_text_file's one way in
+    monkeypatch.setattr(json, "loads", counted_loads)
+    for source in (str(path), path):
+        opened.clear()
+        parsed.clear()
+        assert (parse_puzzle(source).grid == SEED).all()
+        assert opened == [str(path)]
+        assert len(parsed) == (1 if name.endswith(".json") else 0)
