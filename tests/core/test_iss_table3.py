@@ -13,7 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import pipeline
 from oracles import ISS_COLLECTION
+from pipeline.cli.main import main
 from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import document_from_iss
 from pipeline.core.iss_table2 import pair_table
@@ -216,3 +218,32 @@ def test_a_lunchbox_over_var_cells_is_no_sandwich_and_reads_as_a_lunchbox():
     check wrote the Var cell 'L1' as a grid id."""
     rules = document_from_iss(".Shape~6x6.Var~L~loop~6x6.Lunchbox~5~VL1~VL2~R1C1")["rules"]
     assert rules == [{"rule": "lunchbox", "cells": ["L1", "L2", "r1c1"], "sum": 5}]
+
+
+@pytest.mark.parametrize("cells, total", [("VL1~VL2~VL3", 1), ("VL1~VL2~R1C1", 1)])
+def test_an_impossible_lunchbox_over_var_cells_is_a_puzzle_with_no_solution(cells, total, capsys):
+    """A sum its cells can hold (0 to 5 for one cell between) that no values make (1 is never
+    between a smallest and a largest): a model with no solution, exit 1, as on grid cells."""
+    for text in (f".Shape~6x6.Var~L~loop~6x6.Lunchbox~{total}~{cells}", f".Shape~6x6.Lunchbox~{total}~R1C1~R1C2~R1C3"):
+        assert pipeline.count(pipeline.read_puzzle(text), limit=1).count == 0
+        assert main(["solve", text]) == 1
+        assert "no solution" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text, grid_text", [
+    (".Shape~6x6.Var~L~loop~6x6.Lunchbox~5~VL1~VL2", ".Shape~6x6.Lunchbox~5~R1C1~R1C2"),
+    (".Shape~6x6.Var~L~loop~6x6.Sum~50~VL1~VL2", None),
+])
+def test_a_clue_beyond_what_its_cells_can_hold_is_refused_over_var_cells_as_over_grid_cells(text, grid_text, capsys):
+    """A lunchbox of two cells has nothing between them (sum 0), as a cage of two cells sums 3 to
+    11: a sum beyond that is bad input (exit 2, one line), over Var cells as over grid cells (a
+    killer cage of sum 50 in two cells is refused so too)."""
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(text)
+    if grid_text is not None:
+        with pytest.raises(PuzzleError) as on_grid:
+            parse_puzzle(grid_text)
+        assert str(e.value) == str(on_grid.value) == "puzzle: rules[0] (lunchbox): 'sum' must be from 0 to 0, found 5"
+    assert main(["solve", text]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"error: {e.value}\n"
