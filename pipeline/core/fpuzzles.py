@@ -211,8 +211,8 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
         raise PuzzleError(f"{where}: the f-puzzles link's {key} holds no puzzle")
     bad = re.search(r"[^A-Za-z0-9+/]", payload)
     if bad:
-        # an escape of bytes that are no UTF-8 (%FF) unquoted to '\ufffd': named as written
-        shown = (bad.group() == "\ufffd" and _undecodable_escape(written, bad.start())) or repr(bad.group())
+        # a character an escape made ('%C3%A9' unquoted to 'é', '%FF' to '\ufffd'): named as written
+        shown = _escape_written(written, bad.start()) or repr(bad.group())
         raise PuzzleError(f"{where}: bad character {shown} at position {bad.start() + 1} of the f-puzzles "
                           "payload (base64: A-Z, a-z, 0-9, '+', '/')")
     raw = decompress_from_base64(payload + "=" * (-len(payload) % 4), where)
@@ -228,19 +228,38 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
     return data
 
 
-def _undecodable_escape(written: str, at: int) -> str | None:
-    """The %-escape of ``written`` (a payload before unquoting) whose bytes are no UTF-8 and that
-    unquote made the character at ``at`` of its text (as a repr: ``'%FF'``); None if none did."""
+def _escape_written(written: str, at: int) -> str | None:
+    """The %-escape of ``written`` (a payload before unquoting) that unquote made the character
+    at ``at`` of its text, as a repr (``'%C3%A9'`` for an 'é', ``'%FF'`` for bytes of no UTF-8
+    that became '\ufffd'); None when that character was written as itself."""
+    place = last = 0   # characters of the unquoted text before ``written[last:]``
     for run in re.finditer(r"(?:%[0-9A-Fa-f]{2})+", written):
+        place += run.start() - last   # a character between escapes stays one character
+        if place > at:
+            return None
         raw = bytes.fromhex(run.group().replace("%", ""))
-        try:
-            raw.decode("utf-8")
-            continue
-        except UnicodeDecodeError as e:
-            first, end = e.start, e.end
-        if len(unquote(written[:run.start()])) + len(raw[:first].decode("utf-8")) == at:
-            return repr(run.group()[3 * first:3 * end])
+        # as unquote reads a run (an ASCII character next to it is never part of a UTF-8 sequence)
+        text = raw.decode("utf-8", errors="replace")
+        if at < place + len(text):
+            start, end = _char_bytes(raw, text, at - place)
+            return repr(run.group()[3 * start:3 * end])
+        place += len(text)
+        last = run.end()
     return None
+
+
+def _char_bytes(raw: bytes, text: str, k: int) -> tuple[int, int]:
+    """The bytes of ``raw`` that UTF-8 decoding with replacement made character ``k`` of its
+    ``text``: a character's own bytes, or for a '\ufffd' the longest run of up to 3 bytes (a
+    sequence of no UTF-8 cut short) that decodes to it alone."""
+    def size(start: int, char: str) -> int:
+        if char != "\ufffd":
+            return len(char.encode("utf-8"))
+        return next(n for n in (3, 2, 1) if raw[start:start + n].decode("utf-8", errors="replace") == "\ufffd")
+    start = 0
+    for char in text[:k]:
+        start += size(start, char)
+    return start, start + size(start, text[k])
 
 
 def _empty(value: object) -> bool:
