@@ -428,7 +428,7 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
         raise PuzzleError(f"{where}: a {side}x{side} puzzle string followed by other text ({clip(repr(rest), 30)}): "
                           "give the puzzle alone")
     # NaN is how MATLAB and Excel write an empty cell: a first row of them is a grid row, not names
-    header = all(_HEADER.fullmatch(t) and t.strip().lower() != "nan" for t in rows[0])
+    header = all(_HEADER.fullmatch(t) and t.strip().lower() != "nan" for t in rows[0]) or _letter_header(rows)
     if header:
         if "puzzle" in (t.strip().lower() for t in rows[0]):
             raise _several_puzzles(where, "a table with a 'puzzle' column")
@@ -460,6 +460,16 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
     if clue_list:
         return _clue_list_to_grid(matrix, box, size, where, line_numbers=np.asarray(numbers))
     return _matrix_to_grid(matrix, box, size, where)
+
+
+def _letter_header(rows: list[list[str]]) -> bool:
+    """Whether the first of several 3-field rows is names, some of one letter, over rows of
+    integers: the ``i,j,k``, ``r,c,v`` or ``row,col,v`` header of an N-by-3 clue list. Alone a
+    letter is a cell (10..35), but a 3-wide grid is no puzzle, so three names over a row of
+    integer triples are a header (and a later row's letter is named as that row's bad entry)."""
+    if len(rows) < 2 or len(rows[0]) != 3 or not all(re.fullmatch(r"\s*[A-Za-z_][A-Za-z0-9_ ]*", t) for t in rows[0]):
+        return False
+    return any(len(row) == 3 and all(re.fullmatch(r"\s*[+-]?\d+\s*", t) for t in row) for row in rows[1:])
 
 
 def _one_line_groups(tokens: list[str], where: str) -> str | None:

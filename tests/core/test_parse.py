@@ -183,3 +183,18 @@ def test_a_short_string_with_a_letter_or_symbol_names_it_not_its_size(text, char
     is no digit 1-9 nor blank is no small grid, so its first such character is named."""
     with pytest.raises(PuzzleError, match=rf"^puzzle: bad character '{re.escape(char)}' at position {k} .*: a {n}x{n} cell"):
         parse_puzzle(text)
+
+
+@pytest.mark.parametrize("header", ["r,c,v", "i,j,k", "x; y; v", "I\tJ\tK", "row,col,v"])
+def test_a_clue_list_under_a_header_of_one_letter_names_reads_as_the_clues(header):
+    """'r,c,v' (or 'row,col,v') over clue rows said "'r' is not an integer": only names of two or more
+    characters counted as a header, as one letter is a cell of a big grid; over integer triples
+    three letters can only be names (a 3-wide grid is no puzzle)."""
+    sep = "\t" if "\t" in header else ";" if ";" in header else ","
+    body = "\n".join(sep.join(map(str, clue)) for clue in [(1, 1, 5), (2, 3, 7), (9, 9, 1), (5, 5, 3)])
+    grid = read_puzzle(f"{header}\n{body}\n").grid
+    assert grid.shape == (9, 9) and np.count_nonzero(grid) == 4
+    assert (grid[0, 0], grid[1, 2], grid[8, 8], grid[4, 4]) == (5, 7, 1, 3)
+    # a letter in a clue row is still that row's bad entry, named
+    with pytest.raises(PuzzleError, match="'a' is not an integer"):
+        read_puzzle(f"{header}\n{body}\n1{sep}a{sep}3\n")
