@@ -212,8 +212,9 @@ def add_command(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--symmetry", choices=SYMMETRIES, default="none", help="symmetry of the clue pattern (default none)")
     p.add_argument("--clues", dest="target_clues", type=int, metavar="K",
                    help="aim for K clues (stderr says when more remain)")
-    p.add_argument("--minimal", action="store_true", help="prove no clue is removable without losing uniqueness (puzzles of units only: "
-                        "with --rule, --killer or --cages-only every clue is tried anyway, and 'minimal' says so)")
+    p.add_argument("--minimal", action="store_true", help="prove no clue is removable without losing uniqueness (puzzles of units only; "
+                        "refused with --rule, --killer or --cages-only, whose removal pass tries every clue anyway "
+                        "and whose 'minimal' field says whether every check was decided)")
     p.add_argument("--difficulty", choices=("any",) + DIFFICULTIES, default="any",
                    help="rating label to aim for (pipeline rate; default any)")
     p.add_argument("--transform", action="store_true",
