@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 
 import numpy as np
 
@@ -13,6 +14,11 @@ from pipeline.core.puzzle import parse_grid, parse_puzzle
 from pipeline.core.variants import least_side
 from pipeline.core.verify import grid_violations, verify_grid
 from pipeline.solvers.extra_cells import judged_with_extra_cells
+
+
+#: The errors of a GRID whose text was never read (a missing file, a directory, no text at all):
+#: no puzzle reads it, so they carry no "--puzzle PUZZLE" hint.
+_UNREAD = re.compile(r"grid: (no such file |cannot read |empty input|'.*' is (a|an) [^']*, not a puzzle file$)")
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -29,8 +35,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             grid = parse_grid(args.grid, box=args.box, size=args.size, size_from=None if args.size is None else "--size",
                               drawn=drawn, least=least_side(args.variant, args.regions is not None))
         except PuzzleError as e:   # a rectangle or a value set reads only against its puzzle
-            if args.size is not None or args.box is not None:
-                raise
+            if args.size is not None or args.box is not None or _UNREAD.match(str(e)):
+                raise   # a file that was never read has no shape for --puzzle to give
             raise PuzzleError(f"{e}; a grid of another shape or other values is read against its puzzle: "
                               f"--puzzle PUZZLE") from None
         # --rule applies here too: the rules alone are the variant's units and the named rules
