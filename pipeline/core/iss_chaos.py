@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from pipeline.core.iss_table import CHAOS_CELL, READERS, WRITERS, IssArgError, IssGrid
+from pipeline.core.iss_grid import CHAOS_CELL, IssArgError, IssGrid
 from pipeline.core.errors import clip
 
-__all__ = ["READERS_CHAOS", "WRITERS_CHAOS", "region_cell"]
+__all__ = ["READERS_CHAOS", "WRITERS_CHAOS", "region_cell", "region_readers"]
 
 
 
@@ -194,11 +194,29 @@ READERS_CHAOS: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
     "ChaosCount": _read_count,
     "ChaosArrow": _read_arrow,
 }
-for _type in ("SameValues", "AllDifferent"):
-    if _type in READERS:
-        READERS_CHAOS[_type] = _or_region(_type, READERS[_type])
-if "CountDistinct" not in READERS:      # the table reads no CountDistinct over grid cells (yet)
-    READERS_CHAOS["CountDistinct"] = _or_region("CountDistinct", READERS["AllDifferent"])
+
+
+def region_readers(readers: dict[str, Callable[[list[str], IssGrid], list[dict]]]
+                   ) -> dict[str, Callable[[list[str], IssGrid], list[dict]]]:
+    """The table's ``SameValues`` and ``AllDifferent`` readers (and ``CountDistinct``, which the
+    table reads over grid cells only through this) with region-cell arguments read as chaos clues:
+    entries that :mod:`pipeline.core.iss_table` merges after its other readers of those types.
+
+    Parameters
+    ----------
+    readers : dict
+        The table's readers so far.
+
+    Returns
+    -------
+    dict
+    """
+    wrapped: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
+        t: _or_region(t, readers[t]) for t in ("SameValues", "AllDifferent") if t in readers}
+    if "CountDistinct" not in readers:      # the table reads no CountDistinct over grid cells (yet)
+        wrapped["CountDistinct"] = _or_region("CountDistinct", readers["AllDifferent"])
+    return wrapped
+
 
 def _write_count_distinct(entry: dict, grid: IssGrid) -> list[str]:
     return ["~".join(["CountDistinct", grid.to_iss(entry["clue"]), *[grid.to_iss(c) for c in entry["cells"]]])]
@@ -207,6 +225,3 @@ def _write_count_distinct(entry: dict, grid: IssGrid) -> list[str]:
 #: Rule kind -> writer, merged into :data:`pipeline.core.iss_table.WRITERS`.
 WRITERS_CHAOS: dict[str, Callable[[dict, IssGrid], list[str]]] = {"chaos": _write_chaos,
                                                                    "countdistinct": _write_count_distinct}
-
-READERS.update(READERS_CHAOS)
-WRITERS.update(WRITERS_CHAOS)

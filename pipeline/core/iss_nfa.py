@@ -22,7 +22,7 @@ from urllib.parse import quote, unquote
 import numpy as np
 
 from pipeline.core.errors import clip, shortened
-from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+from pipeline.core.iss_grid import IssArgError, IssGrid
 from pipeline.core.rules.nfa import Nfa, NfaError, nfa_from_iss, nfa_to_iss
 
 __all__ = ["READERS_NFA", "WRITERS_NFA", "decode_pattern", "encode_pattern"]
@@ -164,6 +164,3 @@ def _write_regex(entry: dict, grid: IssGrid) -> list[str]:
 READERS_NFA: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {"NFA": _read_nfa, "Regex": _read_regex}
 #: Rule kind -> writer, merged into :data:`pipeline.core.iss_table.WRITERS`.
 WRITERS_NFA: dict[str, Callable[[dict, IssGrid], list[str]]] = {"automaton": _write_automaton, "regex": _write_regex}
-
-READERS.update(READERS_NFA)
-WRITERS.update(WRITERS_NFA)

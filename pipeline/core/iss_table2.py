@@ -30,7 +30,7 @@ from urllib.parse import quote, unquote
 
 import numpy as np
 
-from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+from pipeline.core.iss_grid import IssArgError, IssGrid
 from pipeline.core.rules.kropki import partner_table
 from pipeline.core.errors import clip
 from pipeline.core.rules.cellnames import cell_position
@@ -362,6 +362,3 @@ WRITERS2: dict[str, Callable[[dict, IssGrid], list[str]]] = {
     "indexing": _write_indexing,
     "pair": _write_pair,
 }
-
-READERS.update(READERS2)
-WRITERS.update(WRITERS2)

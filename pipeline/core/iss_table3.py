@@ -45,7 +45,7 @@ from typing import Callable
 
 import numpy as np
 
-from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+from pipeline.core.iss_grid import IssArgError, IssGrid
 from pipeline.core.errors import clip
 from pipeline.core.rules.cellnames import cell_position
 
@@ -261,6 +261,3 @@ WRITERS3: dict[str, Callable[[dict, IssGrid], list[str]]] = {
     "containexact": _write_contain("ContainExact"),
     "containatleast": _write_contain("ContainAtLeast"),
 }
-
-READERS.update(READERS3)
-WRITERS.update(WRITERS3)

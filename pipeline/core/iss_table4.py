@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
-from pipeline.core.iss_table3 import clue_line, clue_place
+from pipeline.core.iss_grid import IssArgError, IssGrid
+from pipeline.core.iss_table3 import READERS3, clue_line, clue_place
 from pipeline.core.errors import clip
 
 __all__ = ["READERS4", "WRITERS4", "ISS_TIES"]
@@ -104,7 +104,7 @@ READERS4: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {
     "FullRank": _read_full_rank,
     "FullRankTies": _read_ties,
     "SumLine": _read_sum_line,
-    "Lunchbox": _lunchbox_reader(READERS.get("Lunchbox")),
+    "Lunchbox": _lunchbox_reader(READERS3["Lunchbox"]),
 }
 
 #: Rule kind -> writer, merged into :data:`pipeline.core.iss_table.WRITERS`.
@@ -114,6 +114,3 @@ WRITERS4: dict[str, Callable[[dict, IssGrid], list[str]]] = {
     "sumline": _write_sum_line,
     "lunchbox": _write_lunchbox,
 }
-
-READERS.update(READERS4)
-WRITERS.update(WRITERS4)

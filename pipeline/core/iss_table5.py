@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+from pipeline.core.iss_grid import IssArgError, IssGrid
 from pipeline.core.errors import clip
 
 __all__ = ["READERS5", "WRITERS5"]
@@ -91,5 +91,3 @@ READERS5 = {"LookAndSay": _read_look_and_say, "RellikCage": _read_rellik, "Equal
             "EqualSum": _read_equal_sum, "ValueIndexing": _read_value_indexing}
 WRITERS5 = {"lookandsay": _write_look_and_say, "rellik": _write_rellik, "equalitycage": _write_equality,
             "equalsum": _write_equal_sum, "valueindexing": _write_value_indexing}
-READERS.update(READERS5)
-WRITERS.update(WRITERS5)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+from pipeline.core.iss_grid import IssArgError, IssGrid
 from pipeline.core.errors import clip
 
 __all__ = ["READERS6", "WRITERS6", "GLOBALS6"]
@@ -78,6 +78,3 @@ READERS6: dict[str, Callable[[list[str], IssGrid], list[dict]]] = {t: _reader(t)
 
 #: Rule kind -> writer, merged into :data:`pipeline.core.iss_table.WRITERS`.
 WRITERS6: dict[str, Callable[[dict, IssGrid], list[str]]] = {kind: _writer(t) for t, (kind, _) in GLOBALS6.items()}
-
-READERS.update(READERS6)
-WRITERS.update(WRITERS6)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.core.iss_table import READERS, WRITERS, IssArgError, IssGrid
+from pipeline.core.iss_grid import IssArgError, IssGrid
 from pipeline.core.errors import clip
 
 __all__ = ["READERS8", "WRITERS8"]
@@ -50,5 +50,3 @@ def _write_connected(entry: dict, grid: IssGrid) -> list[str]:
 
 READERS8 = {"ConnectedValues": _read_connected}
 WRITERS8 = {"connectedvalues": _write_connected}
-READERS.update(READERS8)
-WRITERS.update(WRITERS8)
