@@ -341,9 +341,14 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
             at_row, at_col = np.divmod(np.arange(n * n), n)
             units = ((at_row // dims[0]) * (n // dims[1]) + at_col // dims[1]).reshape(n, n)
     if pieces is not None:   # each piece a region of k cells, each value at most once
+        # a piece that is a box (RegionSize's, or the grid's own) is that region: ISS's builder makes
+        # each an AllDifferent, the same one twice; one region here, and the string written back clean
+        boxed = [rule["cells"] for rule in (rules if boxes is None else region_box_rules(n, *boxes))]
         for piece in range(int(pieces.max()) + 1):
             in_r, in_c = np.nonzero(pieces == piece)
-            rules.append({"rule": "extraregion", "cells": [f"r{r + 1}c{c + 1}" for r, c in zip(in_r, in_c)]})
+            cells = [f"r{r + 1}c{c + 1}" for r, c in zip(in_r, in_c)]
+            if cells not in boxed:
+                rules.append({"rule": "extraregion", "cells": cells})
     if jigsaw is not None and (no_boxes or boxes is None):   # ISS: no boxes (NoBoxes, or N prime)
         tiling = _box_tiling(jigsaw[0], n)
         if tiling is not None:   # regions that are boxes: a classic grid of that box shape

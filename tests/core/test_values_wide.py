@@ -17,6 +17,7 @@ from pipeline import api
 from pipeline.core.build import build_model
 from pipeline.core.conventions import Convention
 from pipeline.core.errors import PipelineError
+from pipeline.core.iss import document_from_iss
 from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.puzzle import Puzzle, parse_puzzle
 from pipeline.core.verify import verify_grid
@@ -271,3 +272,19 @@ def test_draw_and_the_export_hint_show_values(tmp_path):
     texts = [c.get_gid().split("-", 1)[1] for c in figure.axes[0].collections
              if (c.get_gid() or "").startswith(("clues-", "filled-"))]
     assert "9" in texts and "7" in texts and set(texts) <= {str(v) for v in range(1, 10)}
+
+
+@pytest.mark.parametrize("text, box, regions", [
+    (".Shape~4x4~8.RegionSize~8.Jigsaw~aaaaaaaabbbbbbbb", None, 2),   # pieces that are the RegionSize boxes
+    (".Shape~4x4~8.Jigsaw~aabbaabbccddccdd", "2x2", 0),                # pieces that are the grid's boxes
+    (".Shape~4x4~8.Jigsaw~aabbaabbccddcdcd", "2x2", 2),                # two that are, two that are not
+])
+def test_jigsaw_pieces_that_are_boxes_are_read_once_and_written_back_clean(text, box, regions):
+    """ISS makes a box and a jigsaw piece of the same cells the same AllDifferent twice: one region."""
+    doc = document_from_iss(text)
+    extras = [tuple(rule["cells"]) for rule in doc["rules"] if rule["rule"] == "extraregion"]
+    assert (doc.get("box"), len(extras), len(set(extras))) == (box, regions, regions)
+    again = iss_from_puzzle(parse_puzzle(doc))
+    assert document_from_iss(again) == doc
+    if regions == 0 or box is None:   # nothing left but the boxes: the shape (and RegionSize) alone
+        assert "AllDifferent" not in again and "Jigsaw" not in again
