@@ -35,7 +35,6 @@ turns them into a checked Puzzle, and ``Puzzle.to_document()`` writes one back.
 from __future__ import annotations
 
 import json
-import re
 
 import numpy as np
 
@@ -48,6 +47,7 @@ from pipeline.core.fpuzzles import SUPPORTED as FPUZZLES_SUPPORTED, read_fpuzzle
 from pipeline.core.iss_detect import looks_like_iss
 from pipeline.core.layout import Layout, canvas_from_text, layout_from_spec
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS   # the one limit, for links too
+from pipeline.core.rules.cellnames import given_pattern
 from pipeline.core.rect import box_text, read_rect_document, rect_size, square_side
 from pipeline.core.values import parse_values, read_value_givens
 from pipeline.core.variants import VARIANT_TABLE
@@ -74,7 +74,7 @@ class DocumentParts(NamedTuple):
 
 DOCUMENT_KEYS = ("size", "box", "variant", "regions", "givens", "grids", "layout", "rules", "values", "extra",
                  "title", "author", "source", "notes")
-_GIVEN = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*=\s*(-?[0-9]{1,4})\s*$")   # -3: named as out of range
+_GIVEN = given_pattern(4)   # -3: named as out of range
 
 
 def is_export_manifest_document(doc: object) -> bool:

@@ -18,6 +18,7 @@ import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.parse import COMPACT_DIGITS, MAX_TOKEN_DIGITS
+from pipeline.core.rules.cellnames import cell_pattern
 
 __all__ = ["Layout", "samurai", "LAYOUT_NAMES", "layout_from_spec", "canvas_from_text"]
 
@@ -152,7 +153,7 @@ def layout_from_spec(spec: str | dict, h: int, w: int, where: str = "layout") ->
         for k, text in enumerate(spec["grids"]):
             if not isinstance(text, str):
                 raise PuzzleError(f"{where}: grids[{k}] must be a cell like \"r1c13\", found {clip(text)!r}")
-            m = re.fullmatch(r"\s*[rR]([0-9]{1,9})[cC]([0-9]{1,9})\s*", text)
+            m = re.fullmatch(rf"\s*{cell_pattern('{1,9}', '')}\s*", text)
             if m is None:
                 raise PuzzleError(f"{where}: grids[{k}] {clip(text)!r} is not a cell like \"r1c13\"")
             row, col = int(m.group(1)), int(m.group(2))

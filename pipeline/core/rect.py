@@ -22,6 +22,7 @@ import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError, json_kind
 from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse_box, read_grid_text, whole_number
+from pipeline.core.rules.cellnames import given_pattern
 from pipeline.core.values import parse_values, values_spec, wrong_cell_count
 
 __all__ = ["rect_size", "iss_rect_box", "rect_box_units", "rect_regions", "read_rect_document", "validate_rect",
@@ -29,7 +30,7 @@ __all__ = ["rect_size", "iss_rect_box", "rect_box_units", "rect_regions", "read_
            "rect_spec", "RECT_VARIANTS", "RECT_RULE_KINDS"]
 
 _SIZE = re.compile(r"^\s*([0-9]{1,3})\s*[xX]\s*([0-9]{1,3})\s*$")
-_GIVEN = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*=\s*(-?[0-9]{1,5})\s*$")
+_GIVEN = given_pattern(5)
 _COMPACT = "0" + COMPACT_DIGITS   # the values 0..35, one character each
 #: The variants a rectangular grid may have (no diagonals: a rectangle has no long diagonal).
 RECT_VARIANTS = ("classic", "latin", "jigsaw")

@@ -20,6 +20,7 @@ import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError, json_kind
 from pipeline.core.parse import COMPACT_DIGITS, read_grid_text, whole_number
+from pipeline.core.rules.cellnames import given_pattern
 
 __all__ = ["MAX_ABS_VALUE", "MAX_VALUES", "parse_values", "values_spec", "value_grid_text", "read_value_givens", "parse_value_grid",
            "grid_values"]
@@ -30,7 +31,7 @@ MAX_ABS_VALUE = 9999
 MAX_VALUES = 400
 #: a range of up to 18-digit ends: too wide a range is said as too many values, not as no range
 _RANGE = re.compile(r"^\s*(-?[0-9]{1,18})\s*-\s*(-?[0-9]{1,18})\s*$")
-_GIVEN = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*=\s*(-?[0-9]{1,5})\s*$")
+_GIVEN = given_pattern(5)
 _COMPACT = "0" + COMPACT_DIGITS   # "0123456789ABC...": the values 0..35 as one character each
 
 

@@ -36,6 +36,7 @@ from formats.files import atomic_open, is_special_file, refuse_directory_name, w
 from pipeline.core.claimed import read_claimed_grid
 from pipeline.core.errors import PipelineError, PuzzleError
 from pipeline.core.extras import install_hint
+from pipeline.core.rules.cellnames import cell_pattern
 from pipeline.core.rules.neighbours import KING_DIAGONAL, KNIGHT
 from pipeline.core.rules.pencilmarks import PencilMarks
 from pipeline.core.parse import _path_kind
@@ -51,6 +52,8 @@ if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
     from matplotlib.figure import Figure
 
 FORMATS = ("svg", "png", "pdf")
+#: A --highlight cell, ``r3c5`` or ``r3c5=7`` (no spaces: the list is split at them and commas).
+_HIGHLIGHT = re.compile(rf"{cell_pattern('+', '')}(?:=(-?[0-9]+))?")
 DIAGONAL_SHADE = ("#000000", 0.08)   # colour, alpha: over region fills, as Sudoku-X always was
 #: Font sizes, in cells, under ``--grid``/``--solution``: small labels (cage sums, text marks),
 #: and the filled digits of cells holding one; the label's box ends above (below) the digit's.
@@ -224,7 +227,7 @@ def parse_cells(text: str, rows: int, cols: int | None = None, digits: frozenset
     cols = rows if cols is None else cols
     mask = np.zeros((rows, cols), dtype=bool)
     for token in text.replace(",", " ").split():
-        m = re.fullmatch(r"[rR]([0-9]+)[cC]([0-9]+)(?:=(-?[0-9]+))?", token)
+        m = _HIGHLIGHT.fullmatch(token)
         if not m or not (1 <= int(m.group(1)) <= rows and 1 <= int(m.group(2)) <= cols):
             bound = f"1 <= R, C <= {rows}" if rows == cols else f"1 <= R <= {rows}, 1 <= C <= {cols}"
             raise PipelineError(f"--highlight: {token!r} is not a cell rRcC with {bound}")

@@ -16,9 +16,46 @@ from pipeline.core.extracells import extra_index, extra_name
 if TYPE_CHECKING:
     from pipeline.core.rules.base import Board
 
-__all__ = ["cell_list_text", "cell_name", "cell_position", "cells_text", "parse_cell", "parse_cells"]
+__all__ = ["cell_list_text", "cell_name", "cell_pattern", "cell_position", "cells_text", "given_pattern", "parse_cell",
+           "parse_cells"]
 
-_CELL = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*$")
+
+def cell_pattern(digits: str = "{1,4}", gap: str = r"\s*") -> str:
+    """The regular expression text of a cell name, ``r3c5`` in any case, its row and column the
+    first two groups: the one spelling every reader of names builds on (a given's ``r3c5=7``, the
+    margin's ``r0c3``, a layout's corner, ``--highlight``).
+
+    Parameters
+    ----------
+    digits : str
+        The quantifier of each number's digits (``"{1,4}"``; ``"+"`` for any length).
+    gap : str
+        What may stand between the row and the ``c`` (spaces by default; ``""`` for none).
+
+    Returns
+    -------
+    str
+    """
+    return rf"[rR]([0-9]{digits}){gap}[cC]([0-9]{digits})"
+
+
+def given_pattern(value_digits: int) -> re.Pattern[str]:
+    """``r3c5=7`` (spaces around each part, any case): row, column and the value (a minus sign
+    allowed) as groups 1 to 3.
+
+    Parameters
+    ----------
+    value_digits : int
+        Most digits of the value.
+
+    Returns
+    -------
+    re.Pattern
+    """
+    return re.compile(rf"^\s*{cell_pattern()}\s*=\s*(-?[0-9]{{1,{value_digits}}})\s*$")
+
+
+_CELL = re.compile(rf"^\s*{cell_pattern()}\s*$")
 
 
 def cell_position(text: Any) -> tuple[int, int] | None:

@@ -1,18 +1,17 @@
 """Little killer clues: a sum outside the grid for the cells along a diagonal (digits may repeat)."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
+from pipeline.core.rules.cellnames import cell_position
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field, parse_cells,
                                       value_span, value_terms)
 
 __all__ = ["LittleKiller", "diagonal_from"]
 
-_OUTSIDE = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*$")
 
 
 def diagonal_from(clue: tuple[int, int], step: tuple[int, int], board: Board) -> list[int]:
@@ -190,10 +189,10 @@ class LittleKiller(Rule):
 def _parse_clue(text: object, board: Board, where: str) -> tuple[int, int]:
     """``"r0c5"``: 1-based row and column, 0 or one past the grid for the margin -> 0-based (r, c),
     which must lie outside the canvas's cells (or on an absent cell of a layout)."""
-    m = _OUTSIDE.match(text) if isinstance(text, str) else None
-    if m is None:
+    place = cell_position(text)
+    if place is None:
         raise PuzzleError(f"{where}: 'clue' must be an outside position like \"r0c5\", found {clip(text, 40)!r}")
-    r, c = int(m.group(1)) - 1, int(m.group(2)) - 1
+    r, c = place[0] - 1, place[1] - 1
     if not (-1 <= r <= board.rows and -1 <= c <= board.cols):
         raise PuzzleError(f"{where}: clue {text} is not beside the {board.rows}x{board.cols} grid")
     if 0 <= r < board.rows and 0 <= c < board.cols and board.present[board.cell(r, c)]:

@@ -19,19 +19,18 @@ both).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
 from pipeline.core.errors import clip, PuzzleError
+from pipeline.core.rules.cellnames import cell_position
 from pipeline.core.rules.base import (Board, Glyph, Rows, Rule, cell_name, cells_text, check_keys, int_field,
                                      value_span)
 
 __all__ = ["OutsideLine", "Sandwich", "XSum", "NumberedRoom", "outside_line"]
 
-_OUTSIDE = re.compile(r"^\s*[rR]([0-9]{1,4})\s*[cC]([0-9]{1,4})\s*$")
 
 
 def outside_line(text: object, board: Board, where: str) -> tuple[tuple[int, int], tuple[int, int], list[int]]:
@@ -52,10 +51,10 @@ def outside_line(text: object, board: Board, where: str) -> tuple[tuple[int, int
     tuple
         ``((r, c), (dr, dc), cells)``.
     """
-    m = _OUTSIDE.match(text) if isinstance(text, str) else None
-    if m is None:
+    place = cell_position(text)
+    if place is None:
         raise PuzzleError(f"{where}: 'clue' must be an outside place like \"r0c3\", found {clip(text, 40)!r}")
-    r, c = int(m.group(1)) - 1, int(m.group(2)) - 1
+    r, c = place[0] - 1, place[1] - 1
     inside_canvas = 0 <= r < board.rows and 0 <= c < board.cols
     if inside_canvas and board.present[board.cell(r, c)]:
         raise PuzzleError(f"{where}: clue {text} is a cell of the grid, not a place outside it")
