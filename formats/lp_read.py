@@ -7,6 +7,7 @@ falls back to a regex normalisation only for sections where terms are glued (``2
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 import re
 from pathlib import Path
 
@@ -201,7 +202,9 @@ def _normalise(chunk: bytes) -> bytes:
 class _Section:
     """The tokens of one section, classified, signs folded into the numbers that follow them."""
 
-    def __init__(self, tx: _Text, lo: int, hi: int, kind: str):
+    def __init__(self, tx: _Text, lo: int, hi: int, kind: str, again: Callable[[], _Text] | None = None):
+        # how to make this section again once released (:meth:`released`): the text read anew
+        self._again, self._span = again, (lo, hi, kind)
         cls = _classify(tx, lo, hi)
         if kind != "names" and ((cls == _ODD).any() or _glued_numbers(tx, lo, cls)):
             # slow path: re-split this section's bytes after a regex normalisation
@@ -247,10 +250,25 @@ class _Section:
         # 100x100's 8 M constraint tokens: 80 MB held to the end of the read)
         self.val, self.sign, self.signed = (np.zeros(0, a.dtype) for a in (self.val, self.sign, self.signed))
 
+    def released(self) -> None:
+        """The names are encoded: drop the text and its tokens (the buffer, two offsets a token
+        and this section's token numbers), which :meth:`error` and :meth:`text` make again from
+        the file, once, for a message. An empty 100x100's LP held ~150 MB of them through the
+        repeat checks that followed, where its read peaked."""
+        del self.tx, self.idx
+
+    def _held(self) -> None:
+        if "tx" not in vars(self) and self._again is not None:   # released: read and split again, for a message
+            lo, hi, kind = self._span
+            again = _Section(self._again(), lo, hi, kind)
+            self.tx, self.idx = again.tx, again.idx
+
     def error(self, k: int, message: str) -> FormatError:
+        self._held()
         return self.tx.error(int(self.idx[k]) if k < self.idx.size else len(self.tx), message)
 
     def text(self, k: int) -> str:
+        self._held()
         return self.tx.text(int(self.idx[k]))
 
 
@@ -565,6 +583,10 @@ def read(path: str | os.PathLike) -> ModelData:
 
 def _parsed(path: Path, where: str) -> ModelData:
     """The model an LP file states, not yet held against its metadata (:func:`read`)."""
+    def text() -> _Text:
+        with open_binary(path, where) as f:
+            return _Text(_blank_comments(f.read()), where)
+
     with open_binary(path, where) as f:
         raw = f.read()
     meta = _metadata(raw, where)
@@ -581,22 +603,23 @@ def _parsed(path: Path, where: str) -> ModelData:
     for kind, lo, hi, kw in sections:
         if kind in ("min", "max"):
             maximize = kind == "max"
-            sec = _Section(tx, lo, hi, "expr")
+            sec = _Section(tx, lo, hi, "expr", text)
             names, coef, const = _objective(sec)
             obj = (len(name_tokens), sec, names, coef, const)
             name_tokens.append((sec, names))
         elif kind == "st":
-            sec = _Section(tx, lo, hi, "expr")
+            sec = _Section(tx, lo, hi, "expr", text)
             r = _constraints(sec)
             rows = (len(name_tokens), sec, r)
+            row_labels = _row_labels(sec, r[-1])   # the labels' text, before the text is released
             name_tokens.append((sec, r[1]))
         elif kind == "bounds":
-            sec = _Section(tx, lo, hi, "bounds")
+            sec = _Section(tx, lo, hi, "bounds", text)
             v, lows, ups = _bounds(sec)
             bound_parts.append((len(name_tokens), sec, v, lows, ups))
             name_tokens.append((sec, v))
         else:
-            sec = _Section(tx, lo, hi, "names")
+            sec = _Section(tx, lo, hi, "names", text)
             bad = np.flatnonzero(sec.cls != _NAME)
             if bad.size:
                 raise sec.error(int(bad[0]), f"expected a name in {tx.text(kw)!r}, found {sec.text(int(bad[0]))!r}")
@@ -607,6 +630,9 @@ def _parsed(path: Path, where: str) -> ModelData:
     # one dictionary over all names, in file order: first appearance = column order, unless the
     # metadata names a convention, which then fixes the order
     codes, uniques, offsets = _name_codes(name_tokens)
+    del tx   # the last use of the text: the checks below hold the codes, and a message reads it again
+    for sec, _ in name_tokens:
+        sec.released()
     n_cols = len(uniques)
     if meta.get("scheme") is not None and n_cols:
         order = np.argsort(_positions(meta, uniques, where), kind="stable")
@@ -637,7 +663,6 @@ def _parsed(path: Path, where: str) -> ModelData:
         a.eliminate_zeros()
         row_lower = np.where(le, -np.inf, rhs)
         row_upper = np.where(ge, np.inf, rhs)
-        row_labels = _row_labels(sec, label_of_row)
         _refuse_repeated_labels(sec, row_labels, label_of_row, row_of, names)
     else:
         a = sp.csr_matrix((0, n_cols))
