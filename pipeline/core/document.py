@@ -41,7 +41,7 @@ import numpy as np
 from typing import NamedTuple
 
 from pipeline.core.cells_text import plain_clue_list, rows_as_text
-from pipeline.core.errors import DuplicateKey, clip, PuzzleError, json_failure, json_kind, loads_keys_once
+from pipeline.core.errors import DuplicateKey, clip, followed_by_text, PuzzleError, json_failure, json_kind, loads_keys_once
 from pipeline.core.extracells import parse_extra
 from pipeline.core.fpuzzles import SUPPORTED as FPUZZLES_SUPPORTED, read_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
@@ -272,9 +272,15 @@ def read_document(doc: dict | str, *, box: "str | tuple[int, int] | None" = None
         except DuplicateKey as e:   # {"size": 4, "size": 9} took the last one without a word
             raise PuzzleError(f"{where}: key {e.key!r} given twice in one object; give each key once") from None
         except (ValueError, RecursionError) as e:   # ValueError: JSONDecodeError, or an integer of over 4,300 digits
-            if _first_line_is_an_object(text):   # generate --format json -n K, or any JSON Lines file
+            more = e if isinstance(e, json.JSONDecodeError) and e.msg == "Extra data" else None   # text after it
+            body = text.lstrip("\ufeff")   # what json read: its positions
+            if more and _first_line_is_an_object(text) and body[more.pos:].lstrip().startswith("{"):
+                # generate --format json -n K, or any JSON Lines file
                 raise PuzzleError(f"{where}: several JSON objects, one a line (JSON Lines): a command reads one "
                                   "puzzle; batch reads each line as one") from None
+            if more:   # a document, then a word or a comment: named as a puzzle string then text is
+                raise followed_by_text(where, "a JSON puzzle document", body[more.pos:].rstrip(), _json_place(more, body),
+                                       "the document alone") from None
             raise PuzzleError(f"{where}: not a JSON puzzle document ({clip(_json_reason(e, text), 120)})") from None
     if not isinstance(doc, dict):
         raise PuzzleError(f"{where}: a puzzle document is a JSON object, found {json_kind(doc)}")
@@ -447,6 +453,14 @@ def _json_reason(error: Exception, text: str) -> str:
         line_start = text.rfind("\n", 0, len(text) - len(text.lstrip())) + 1
         return f"{error.msg} at column {min(error.pos, len(text.rstrip())) - line_start + 1}"
     return json_failure(error)
+
+
+def _json_place(error: json.JSONDecodeError, text: str) -> str:
+    """Where ``error`` is in ``text``: ``column C`` in a text of one line (as :func:`_json_reason`
+    counts it), else ``line L, column C``."""
+    if "\n" not in text.strip():
+        return _json_reason(error, text).rsplit(" at ", 1)[1]
+    return f"line {error.lineno}, column {error.colno}"
 
 
 def _first_line_is_an_object(text: str) -> bool:

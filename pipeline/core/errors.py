@@ -289,6 +289,37 @@ def clip(value: object, width: int = 20) -> str:
     return shortened(text, width, length=False)
 
 
+def followed_by_text(where: str, what: str, rest: str, at: str = "", alone: str = "the puzzle alone") -> PuzzleError:
+    """The one message of a puzzle followed by other text (a puzzle string then a field or a word,
+    a JSON document then more): ``<where>: <what> followed by other text[ at <place>] ('<rest>'):
+    give <alone>``, the rest clipped to 30 characters.
+
+    Parameters
+    ----------
+    where : str
+        The input's name (``puzzle``, a file).
+    what : str
+        What was read, with its article (``a 9x9 puzzle string``).
+    rest : str
+        The text after it.
+    at : str, optional
+        Where that text starts (``column 40``, ``line 2, column 1``), when the text says no more.
+    alone : str, default "the puzzle alone"
+        What to give instead.
+
+    Returns
+    -------
+    PuzzleError
+
+    Examples
+    --------
+    >>> str(followed_by_text("puzzle", "a 4x4 puzzle string", ",x"))
+    "puzzle: a 4x4 puzzle string followed by other text (',x'): give the puzzle alone"
+    """
+    place = f" at {at}" if at else ""
+    return PuzzleError(f"{where}: {what} followed by other text{place} ({clip(repr(rest), 30)}): give {alone}")
+
+
 def json_failure(error: BaseException, width: int | None = None) -> str:
     """Why ``json.loads`` refused a text, for a message: ``nested too deep`` for arrays or objects
     nested past the recursion limit (Python's own "maximum recursion depth exceeded while decoding

@@ -66,7 +66,7 @@ from urllib.parse import unquote
 
 import numpy as np
 
-from pipeline.core.errors import DuplicateKey, clip, PuzzleError, json_failure, json_kind, loads_keys_once
+from pipeline.core.errors import DuplicateKey, clip, followed_by_text, PuzzleError, json_failure, json_kind, loads_keys_once
 from pipeline.core.lzstring import MAX_DOCUMENT_CHARS, decompress_from_base64
 
 __all__ = ["looks_like_fpuzzles", "fpuzzles_json", "document_from_fpuzzles", "read_fpuzzles", "no_box_shape",
@@ -205,6 +205,12 @@ def fpuzzles_json(text: str, where: str = "f-puzzles") -> dict:
                           "the f-puzzles payload (a '%' is followed by two hex digits)")
     written = payload
     payload = re.sub(r"\s", "+", unquote(payload)).replace("-", "+")
+    after = re.search(r"=+(?=[^=])", payload)
+    if after and after.end() % 4 == 0:
+        # '=' pads base64 to a multiple of four characters at its end: what follows is other text
+        # ("...A== junk"), not the payload ("N4Ig=A..." stays a bad character: no padding there)
+        raise followed_by_text(where, "an f-puzzles payload", unquote(written)[after.end():],
+                               f"position {after.end() + 1} of the payload", "the link alone")
     payload = payload.rstrip("=")
     if not payload:
         key = "puzzle=fpuzzles" if re.search(r"[?&]puzzle=fpuzzles", text) else "load="

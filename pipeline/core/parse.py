@@ -20,7 +20,7 @@ from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
 
-from pipeline.core.errors import clip, PuzzleError
+from pipeline.core.errors import clip, followed_by_text, PuzzleError
 # the memory guards live in limits; parse re-exports them, as it did before they moved
 from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
 from pipeline.core.cells_text import drop_trailing_empty_column as _drop_trailing_empty_column
@@ -425,8 +425,7 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
         rows = _drop_trailing_empty_column(rows, where, lines[0][1][-1])
     if len(rows) == 1 and len(rows[0]) > 1 and _is_puzzle_length(len(rows[0][0])) and _is_compact(rows[0][0]):
         rest, side = lines[0][1].split(rows[0][0], 1)[1], math.isqrt(len(rows[0][0]))   # "530...079,extra"
-        raise PuzzleError(f"{where}: a {side}x{side} puzzle string followed by other text ({clip(repr(rest), 30)}): "
-                          "give the puzzle alone")
+        raise followed_by_text(where, f"a {side}x{side} puzzle string", rest)
     # NaN is how MATLAB and Excel write an empty cell: a first row of them is a grid row, not names
     header = all(_HEADER.fullmatch(t) and t.strip().lower() != "nan" for t in rows[0]) or _letter_header(rows)
     if header:
@@ -496,9 +495,9 @@ def _one_line_groups(tokens: list[str], where: str) -> str | None:
     if alone or grouped:
         groups = 1 if alone else groups
         what = "puzzle string" if alone else f"puzzle in {groups} groups"
-        raise PuzzleError(f"{where}: a {math.isqrt(groups * width)}x{math.isqrt(groups * width)} {what} followed by "
-                          f"other text ({clip(repr(' '.join(tokens[groups:])), 30)}): give the puzzle alone (a '#' "
-                          "comment takes a line of its own)")
+        side = math.isqrt(groups * width)
+        raise followed_by_text(where, f"a {side}x{side} {what}", " ".join(tokens[groups:]),
+                               alone="the puzzle alone (a '#' comment takes a line of its own)")
     return None
 
 

@@ -350,3 +350,23 @@ def test_json_failure_names_nesting_past_the_recursion_limit_and_clips_other_err
     with pytest.raises(json.JSONDecodeError) as bad:
         json.loads("[1, x]")
     assert json_failure(bad.value) == "Expecting value: line 1 column 5 (char 4)"
+
+
+@pytest.mark.parametrize("text, at, rest", [
+    ('{"size": 4, "givens": "1..."} junk', "column 31", "junk"),
+    ('\ufeff{"size": 4, "givens": "1..."}{"size": 4}', "column 30", '{"size": 4}'),
+    ('{"size": 4, "givens": "1..."}\njunk\n', "line 2, column 1", "junk"),       # was "several JSON objects"
+    ('{\n  "size": 4,\n  "givens": "1..."\n}\n# a note', "line 5, column 1", "# a note"),
+])
+def test_a_document_followed_by_other_text_is_named_where(text, at, rest):
+    # it said "not a JSON puzzle document (Extra data at column 31)", or took a line of text
+    # after a one-line document for JSON Lines
+    with pytest.raises(PuzzleError) as e:
+        read_document(text)
+    assert str(e.value) == f"puzzle: a JSON puzzle document followed by other text at {at} ({rest!r}): give the document alone"
+
+
+def test_json_lines_are_still_named_so():
+    line = '{"size": 4, "givens": "1..."}'
+    with pytest.raises(PuzzleError, match=r"^puzzle: several JSON objects, one a line \(JSON Lines\)"):
+        read_document(f"{line}\n{line}\n")

@@ -3,6 +3,7 @@ is no base64 and that an escape made ('%C3%A9' unquoted to 'e-acute') was named 
 unquote made of it; '%FF' (bytes of no UTF-8) is named so since the session before."""
 from __future__ import annotations
 
+import json
 import random
 import re
 from urllib.parse import unquote
@@ -11,6 +12,7 @@ import pytest
 
 from pipeline.core.errors import PuzzleError
 from pipeline.core.fpuzzles import _escape_written
+from pipeline.core.lzstring import compress_to_base64
 from pipeline.core.puzzle import parse_puzzle
 
 
@@ -56,3 +58,15 @@ def test_the_escape_of_every_character_agrees_with_brute_force():
             assert _escape_written(written, at) == _escape_by_cuts(written, at), (written, at)
             checked += 1
     assert checked > 5000
+
+
+@pytest.mark.parametrize("rest, shown", [(" junk", " junk"), ("\njunk", "junk"), ("%20junk", " junk"), ("!!", "!!")])
+def test_a_link_followed_by_other_text_is_named_so(rest, shown):
+    # the padding's '=' was named: "bad character '=' at position 73 of the f-puzzles payload"
+    payload = compress_to_base64(json.dumps({"size": 4, "grid": [[{}] * 4] * 4}))
+    assert payload.endswith("=") and len(payload) % 4 == 0
+    with pytest.raises(PuzzleError) as e:
+        parse_puzzle(f"https://www.f-puzzles.com/?load={payload}{rest}")
+    assert str(e.value) == (f"puzzle: an f-puzzles payload followed by other text at position {len(payload) + 1} of "
+                            f"the payload ({shown!r}): give the link alone")
+    assert parse_puzzle(f"https://www.f-puzzles.com/?load={payload}\n").n == 4   # a line break alone is no text
