@@ -151,7 +151,7 @@ def combined_sum_rows(puzzle: Puzzle, units: ShapeTables) -> tuple[np.ndarray, .
     if len(clues) < 2 or len(clues) > MOST_SUMS or puzzle.n_values != n:
         return None
     houses = _Houses(units, np.asarray(puzzle.board.value_of[:n], dtype=np.int64))
-    sums = []
+    sums: list[tuple[np.ndarray, int]] = []
     for rule in clues:
         cells = np.unique(np.asarray(rule.cell_list, dtype=np.int64))
         if cells.size == len(rule.cell_list) and cells[-1] < n_cells and not any(np.array_equal(cells, c) for c, _ in sums):
