@@ -16,7 +16,7 @@ from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.extracells import ExtraGroup
 
 __all__ = ["iss_extra_groups", "iss_var_items", "iss_extra_name", "iss_extra_ids", "iss_extra_place", "iss_extra_id",
-           "doc_to_iss_extra", "IMPLICIT_GROUPS", "doppel_link_rules", "is_doppel_link", "extra_adjacent_pairs"]
+           "iss_extra_at", "iss_prefixes", "doc_to_iss_extra", "IMPLICIT_GROUPS", "doppel_link_rules", "is_doppel_link", "extra_adjacent_pairs"]
 
 #: Groups an ISS constraint declares by itself: the constraint type and its groups' prefixes.
 IMPLICIT_GROUPS = {"Doppelganger": ("DGB", "DGC", "DGR")}
@@ -174,6 +174,49 @@ def iss_extra_id(prefix: str, k: int, prefixes: dict[str, tuple[str, int, int]])
     str
     """
     return prefix if prefixes[prefix][1] == 1 else f"{prefix}{k + 1}"
+
+
+def iss_extra_at(prefix: str, row: int, col: int, prefixes: dict[str, tuple[str, int, int]]) -> str | None:
+    """The ISS id of the cell at 0-based ``(row, col)`` of the var group ``prefix`` as ISS's cell
+    graph lays it (rows of the declared width; a count in rows of the grid's), or None when the
+    group has no cell there.
+
+    Parameters
+    ----------
+    prefix : str
+        The group's ISS prefix (``VS``).
+    row, col : int
+        0-based place in the group's layout.
+    prefixes : dict
+        ISS prefix -> (group name, cells, cells a row), from :func:`iss_extra_groups`.
+
+    Returns
+    -------
+    str or None
+    """
+    _, count, width = prefixes[prefix]
+    k = row * width + col
+    return iss_extra_id(prefix, k, prefixes) if 0 <= col < width and 0 <= row and k < count else None
+
+
+def iss_prefixes(groups: tuple[ExtraGroup, ...], implicit: frozenset[str], width: int) -> dict[str, tuple[str, int, int]]:
+    """The prefix map :func:`iss_extra_groups` reads, of a puzzle's extra cells (for the writer).
+
+    Parameters
+    ----------
+    groups : tuple of ExtraGroup
+        The puzzle's extra cells.
+    implicit : frozenset of str
+        Group names that are ISS prefixes themselves (declared by a constraint).
+    width : int
+        Cells a row of a group declared by a count (as the reader lays it).
+
+    Returns
+    -------
+    dict
+        ISS prefix -> (group name, cells, cells a row).
+    """
+    return {(g.name if g.name in implicit else "V" + g.name): (g.name, g.count, g.columns or width) for g in groups}
 
 
 def doc_to_iss_extra(name: str, groups: tuple[ExtraGroup, ...], implicit: frozenset[str]) -> str | None:

@@ -10,7 +10,8 @@ import re
 import numpy as np
 
 from pipeline.core.errors import clip
-from pipeline.core.iss_extra import doc_to_iss_extra, extra_adjacent_pairs, iss_extra_ids, iss_extra_name
+from pipeline.core.iss_extra import (doc_to_iss_extra, extra_adjacent_pairs, iss_extra_at, iss_extra_ids, iss_extra_name,
+                                     iss_extra_place)
 from pipeline.core.rules.cellnames import cell_position
 
 __all__ = ["CHAOS_CELL", "IssArgError", "IssGrid", "iss_cell_id"]
@@ -146,6 +147,36 @@ class IssGrid:
         """Is any of these ISS ids an extra cell (ISS ``Var``)? Such cells share no row, column or
         unit with anything, so the readers that look for a line or a unit take them apart."""
         return bool(self.extra) and any(iss_extra_name(t, self.extra) is not None for t in tokens)
+
+    def place(self, token: str) -> tuple[str, int, int]:
+        """Where ISS's cell graph puts a cell id: ``("", row, col)`` on the grid, or a var cell's
+        ``(prefix, row, col)`` in its group's layout (rows of the declared width, a count in rows
+        of the grid's); cells of different groups are never neighbours."""
+        at = iss_extra_place(token, self.extra) if self.extra else None
+        if at is None:
+            return ("", *self.rc(token))
+        width = self.extra[at[0]][2]
+        return at[0], at[1] // width, at[1] % width
+
+    def at(self, group: str, row: int, col: int) -> str | None:
+        """The document's name of the cell at ``(row, col)`` of :meth:`place`'s ``group``, or None
+        when there is none.
+
+        Parameters
+        ----------
+        group : str
+            A var group's ISS prefix (``VL``), or ``""`` for the grid.
+        row, col : int
+            0-based place in the group's layout (or on the grid).
+
+        Returns
+        -------
+        str or None
+        """
+        if group:
+            token = iss_extra_at(group, row, col, self.extra)
+            return None if token is None else self.cell(token)
+        return f"r{row + 1}c{col + 1}" if 0 <= row < self.rows and 0 <= col < self.cols else None
 
     def in_one_unit(self, tokens: list[str]) -> bool:
         """Do these cells share a row, a column or a unit (box or region)?"""

@@ -218,10 +218,12 @@ def _read_pill_arrow(args: list[str], grid: IssGrid) -> list[dict]:
         raise IssArgError(f"pill size must be 2 or 3, found {clip((args or [''])[0])!r}")
     size = int(args[0])
     cells = grid.cells(args[1:], size + 1)
-    pill = sorted(grid.rc(t) for t in args[1:size + 1])   # ISS reads the pill in reading order
-    if not _pill_in_reading_order(pill):
+    # ISS reads the pill in reading order: of the grid, or of one Var group's layout (its cell
+    # graph joins no two groups, nor a group to the grid)
+    pill = sorted(grid.place(t) for t in args[1:size + 1])
+    if len({group for group, _, _ in pill}) > 1 or not _pill_in_reading_order([p[1:] for p in pill]):
         raise IssArgError("pill cells must be adjacent and in reading order when sorted")
-    return [{"rule": "pillarrow", "pill": size, "cells": [f"r{r + 1}c{c + 1}" for r, c in pill] + cells[size:]}]
+    return [{"rule": "pillarrow", "pill": size, "cells": [grid.at(*p) for p in pill] + cells[size:]}]
 
 
 def _read_line_with(kind: str, key: str, default: int | None = None) -> Callable[[list[str], IssGrid], list[dict]]:
@@ -311,8 +313,9 @@ def _write_cells(iss_type: str) -> Callable[[dict, IssGrid], list[str]]:
 
 def _write_pill_arrow(entry: dict, grid: IssGrid) -> list[str]:
     size = entry.get("pill", 2)
-    pill = [grid.rc(grid.to_iss(c)) for c in entry["cells"][:size]]
-    if pill != sorted(pill) or not _pill_in_reading_order(pill):
+    pill = [grid.place(grid.to_iss(c)) for c in entry["cells"][:size]]
+    if pill != sorted(pill) or len({group for group, _, _ in pill}) > 1 or \
+            not _pill_in_reading_order([p[1:] for p in pill]):
         raise IssArgError("ISS reads a pill's cells in reading order (each right, down or down-right of the last); "
                           "this pill's are not")
     return _items("PillArrow", size, *_cells_of(entry, grid))

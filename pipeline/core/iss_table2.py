@@ -8,6 +8,7 @@
 * ``X`` / ``V~cells``: one ``xv`` entry per orthogonally adjacent pair; ``StrictXV``,
   ``StrictKropki``: the global rules.
 * ``Quad~TOPLEFT~d~d``: ``quadruple`` (a multiset of digits, as ISS's required values).
+  Its top-left cell may be a Var cell: the 2x2 square of its group's layout, a ``containatleast``.
 * ``Sum~S~cells`` and ``Sum~S_=_w1_w2..~cells`` (coefficients, ISS: integers up to 100 in size):
   a cage when there are no coefficients and the cells share a row, column or box (ISS's Sum lets
   digits repeat, which such cells cannot), else ``sum`` with ``weights``. The writer gives a ``sum``
@@ -125,7 +126,14 @@ def _write_xv(entry: dict, grid: IssGrid) -> list[str]:
 def _read_quad(args: list[str], grid: IssGrid) -> list[dict]:
     if len(args) < 2:
         raise IssArgError("expected the top-left cell and 1 to 4 digits")
-    r, c = grid.rc(args[0])
+    group, r, c = grid.place(args[0])
+    if group:   # a var cell: the square of its group's layout (ISS's cell graph), else ISS refuses it too
+        square = [grid.at(group, r + dr, c + dc) for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1))]
+        if None in square:
+            raise IssArgError(f"{args[0]} is the top-left cell of no 2x2 square of its Var group")
+        # ISS's Quad is its non-strict RequiredValues, as ContainAtLeast: the quadruple is a
+        # square of the grid, so these cells are a containatleast (written back as ContainAtLeast)
+        return [{"rule": "containatleast", "cells": square, "values": sorted(_int(v, "digit") for v in args[1:])}]
     if r + 1 >= grid.n or c + 1 >= grid.n:
         raise IssArgError(f"{args[0]} is the top-left cell of no 2x2 square of the grid")
     cells = [_name((r, c)), _name((r, c + 1)), _name((r + 1, c)), _name((r + 1, c + 1))]

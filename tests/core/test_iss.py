@@ -304,7 +304,8 @@ def test_one_colour_strict_kropki_is_written_as_a_pair_per_unmarked_neighbour_pa
     # grid, although the string declares it (a Replicate anchored on a Var cell, as in "Entropic
     # Lines", now reads: tests/core/test_rule_anyof.py; ContainAtLeast over Var cells, as in "Xin
     # Yang v2": tests/core/test_rule_contains.py)
-    (".Shape~6x6.Var~L~loop~6x6.Quad~VL1~1",
+    # (a Quad on a Var cell now reads: the square of its group, tests/core/test_iss_var_quad_pill.py)
+    (".Shape~6x6.Var~L~loop~6x6.LittleKiller~8~VL1",
      "'VL1' is an extra cell (ISS Var), not a cell of the 6x6 grid, and this constraint takes grid cells only"),
     # ISS's "Chaos Construction: Thermo Knots" (an NFA line over region cells)
     (".ChaosConstruction.NoBoxes.Thermo~CC11~CC12",

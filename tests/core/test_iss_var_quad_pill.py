@@ -1,0 +1,70 @@
+"""ISS's Quad and PillArrow over extra cells (ISS ``Var``): the square and the pill lie in a Var
+group's layout (ISS's cell graph: rows of the declared width, a count in rows of the grid's).
+
+Counted over a given 4x4 grid, so that the count is the extra cells' digits alone, by brute force
+and by two engines; the counts match ISS's own (its solver run on these strings: 110, 544, 16,
+16, 256). Read, written and read again, the document is the same.
+"""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from pipeline import count
+from pipeline.core.errors import PuzzleError
+from pipeline.core.iss import document_from_iss
+from pipeline.core.iss_write import iss_from_puzzle
+from pipeline.core.puzzle import parse_puzzle
+
+GRID = ("1234", "3412", "2143", "4321")
+GIVENS = "".join(f".~R{r + 1}C{c + 1}_{GRID[r][c]}" for r in range(4) for c in range(4))
+
+
+def _quad(cells, values):
+    """At least as many of each listed value in the cells as listed (ISS's RequiredValues)."""
+    return lambda v: all(sum(v[c] == x for c in cells) >= values.count(x) for x in values)
+
+
+def _pill(pill, line_sum):
+    return lambda v: int("".join(str(v[c]) for c in pill)) == line_sum
+
+
+CASES = [   # string body, extra cells, what the extra cells' digits must meet
+    (".Var~L~~2x2.Quad~VL1~1~2", 4, _quad((0, 1, 2, 3), [1, 2])),
+    (".Var~L~~6.Quad~VL1~4~4~2", 6, _quad((0, 1, 4, 5), [4, 4, 2])),   # a count: rows of the grid's 4
+    (".Var~L~~2x2.PillArrow~2~VL1~VL2~R1C1~R1C2~R1C3~R1C4~R2C1", 4, _pill((0, 1), 13)),
+    (".Var~L~~2x2.PillArrow~2~VL4~VL1~R1C1~R1C2~R1C3~R1C4~R2C1", 4, _pill((0, 3), 13)),   # read sorted
+    (".Var~L~~6.PillArrow~2~VL6~VL2~R1C1~R1C2~R1C3~R1C4~R2C2", 6, _pill((1, 5), 14)),   # VL6 under VL2
+]
+
+
+@pytest.mark.parametrize("body, n_extra, meets", CASES)
+def test_quad_and_pill_over_var_cells_count_as_iss(body, n_extra, meets):
+    text = ".Shape~4x4" + body + GIVENS
+    want = sum(meets(v) for v in itertools.product(range(1, 5), repeat=n_extra))
+    assert want > 0
+    for solver in ("sat", "highs"):
+        assert count(text, limit=10 ** 4, solver=solver).count == want, solver
+    doc = document_from_iss(text)
+    assert document_from_iss(iss_from_puzzle(parse_puzzle(text))) == doc
+
+
+@pytest.mark.parametrize("body, said", [
+    (".Var~L~~3.Quad~VL1~1~2", "VL1 is the top-left cell of no 2x2 square of its Var group"),   # one row
+    (".Var~L~~2x2.Quad~VL2~1~2", "VL2 is the top-left cell of no 2x2 square of its Var group"),
+    (".Var~L~~2x2.Var~M~~2.PillArrow~2~VL2~VM1~R1C1", "pill cells must be adjacent and in reading order"),
+    (".Var~L~~2x2.PillArrow~2~R4C4~VL1~R1C1", "pill cells must be adjacent and in reading order"),
+    (".Var~L~~2x2.PillArrow~2~VL2~VL3~R1C1", "pill cells must be adjacent and in reading order"),
+])
+def test_quad_and_pill_iss_refuses_over_var_cells_are_refused(body, said):
+    """ISS refuses these too ("Invalid 2x2 square", "Pill cells must be adjacent ...")."""
+    with pytest.raises(PuzzleError, match=said):
+        document_from_iss(".Shape~4x4" + body)
+
+
+def test_indexing_over_a_var_cell_is_still_refused():
+    """ISS's Indexing takes the control cell's row or column, which a Var cell has not (its
+    builder gets NaN cells and ISS counts no solution): refused when the model is built."""
+    with pytest.raises(PuzzleError, match="indexing cells are grid cells; L1 is an extra cell"):
+        count(".Shape~4x4.Var~L~~2x2.Indexing~C~VL1", solver="sat")
