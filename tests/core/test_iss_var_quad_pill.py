@@ -44,7 +44,9 @@ def test_quad_and_pill_over_var_cells_count_as_iss(body, n_extra, meets):
     text = ".Shape~4x4" + body + GIVENS
     want = sum(meets(v) for v in itertools.product(range(1, 5), repeat=n_extra))
     assert want > 0
-    for solver in ("sat", "highs"):
+    # HiGHS counts by re-solving with each grid cut off: past a few hundred grids that is most of
+    # a minute of the suite (544 for the count-only Quad), so it counts the smaller cases alone
+    for solver in ("sat", "highs") if want <= 256 else ("sat",):
         assert count(text, limit=10 ** 4, solver=solver).count == want, solver
     doc = document_from_iss(text)
     assert document_from_iss(iss_from_puzzle(parse_puzzle(text))) == doc
