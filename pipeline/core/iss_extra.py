@@ -16,7 +16,7 @@ from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.extracells import ExtraGroup
 
 __all__ = ["iss_extra_groups", "iss_var_items", "iss_extra_name", "iss_extra_ids", "iss_extra_place", "iss_extra_id",
-           "iss_extra_at", "iss_prefixes", "doc_to_iss_extra", "IMPLICIT_GROUPS", "doppel_link_rules", "is_doppel_link", "extra_adjacent_pairs"]
+           "iss_extra_at", "iss_prefix", "iss_prefixes", "doc_to_iss_extra", "IMPLICIT_GROUPS", "doppel_link_rules", "is_doppel_link", "extra_adjacent_pairs"]
 
 #: Groups an ISS constraint declares by itself: the constraint type and its groups' prefixes.
 IMPLICIT_GROUPS = {"Doppelganger": ("DGB", "DGC", "DGR")}
@@ -199,6 +199,24 @@ def iss_extra_at(prefix: str, row: int, col: int, prefixes: dict[str, tuple[str,
     return iss_extra_id(prefix, k, prefixes) if 0 <= col < width and 0 <= row and k < count else None
 
 
+def iss_prefix(group: str, implicit: frozenset[str]) -> str:
+    """A document extra-cell group's ISS prefix: ``V`` and its name (``S`` -> ``VS``), or the name
+    itself for a group a constraint declares (Doppelganger's ``DGR``).
+
+    Parameters
+    ----------
+    group : str
+        The group's name in the document.
+    implicit : frozenset of str
+        Group names that are ISS prefixes themselves.
+
+    Returns
+    -------
+    str
+    """
+    return group if group in implicit else "V" + group
+
+
 def iss_prefixes(groups: tuple[ExtraGroup, ...], implicit: frozenset[str], width: int) -> dict[str, tuple[str, int, int]]:
     """The prefix map :func:`iss_extra_groups` reads, of a puzzle's extra cells (for the writer).
 
@@ -216,7 +234,7 @@ def iss_prefixes(groups: tuple[ExtraGroup, ...], implicit: frozenset[str], width
     dict
         ISS prefix -> (group name, cells, cells a row).
     """
-    return {(g.name if g.name in implicit else "V" + g.name): (g.name, g.count, g.columns or width) for g in groups}
+    return {iss_prefix(g.name, implicit): (g.name, g.count, g.columns or width) for g in groups}
 
 
 def doc_to_iss_extra(name: str, groups: tuple[ExtraGroup, ...], implicit: frozenset[str]) -> str | None:
@@ -242,7 +260,7 @@ def doc_to_iss_extra(name: str, groups: tuple[ExtraGroup, ...], implicit: frozen
     group = m.group(1).upper()
     if not any(g.name == group for g in groups):
         return None
-    return (group if group in implicit else "V" + group) + m.group(2)
+    return iss_prefix(group, implicit) + m.group(2)
 
 
 def iss_var_items(groups: tuple[ExtraGroup, ...], implicit: frozenset[str]) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from pipeline.core.iss_grid import IssArgError, IssGrid
+from pipeline.core.iss_extra import iss_prefix
 from pipeline.core.errors import clip
 
 __all__ = ["READERS8", "WRITERS8"]
@@ -41,7 +42,7 @@ def _read_connected(args: list[str], grid: IssGrid) -> list[dict]:
 
 def _write_connected(entry: dict, grid: IssGrid) -> list[str]:
     group = entry.get("group", "")
-    prefix = (group if group in grid.implicit else "V" + group) if group else ""
+    prefix = iss_prefix(group, grid.implicit) if group else ""
     parts = ["ConnectedValues", prefix, "_".join(str(v) for v in entry["values"])]
     if entry.get("size"):
         parts.append(str(entry["size"]))

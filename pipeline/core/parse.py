@@ -363,6 +363,8 @@ def region_text_bytes(n: int) -> int:
 
 
 _HEADER = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]+")   # "row", "col1": no cell is a letter and more
+_NAME = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_ ]*")   # a header name, one letter too (r, c, v)
+_INTEGER = re.compile(r"\s*[+-]?\d+\s*")
 
 
 def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", strict: bool = True,
@@ -466,9 +468,9 @@ def _letter_header(rows: list[list[str]]) -> bool:
     integers: the ``i,j,k``, ``r,c,v`` or ``row,col,v`` header of an N-by-3 clue list. Alone a
     letter is a cell (10..35), but a 3-wide grid is no puzzle, so three names over a row of
     integer triples are a header (and a later row's letter is named as that row's bad entry)."""
-    if len(rows) < 2 or len(rows[0]) != 3 or not all(re.fullmatch(r"\s*[A-Za-z_][A-Za-z0-9_ ]*", t) for t in rows[0]):
+    if len(rows) < 2 or len(rows[0]) != 3 or not all(_NAME.fullmatch(t) for t in rows[0]):
         return False
-    return any(len(row) == 3 and all(re.fullmatch(r"\s*[+-]?\d+\s*", t) for t in row) for row in rows[1:])
+    return any(len(row) == 3 and all(_INTEGER.fullmatch(t) for t in row) for row in rows[1:])
 
 
 def _one_line_groups(tokens: list[str], where: str) -> str | None:

@@ -51,13 +51,12 @@ MOST_SUMS = 96
 
 
 class _Sum:
-    """A sum over disjoint cells: its cells (sorted indices), total, slack (``dof``: the total's
-    distance from the nearer bound of its groups), score; ``own`` for a clue's."""
+    """A sum over disjoint cells: its cells (sorted indices), total, score; ``own`` for a clue's."""
 
-    __slots__ = ("cells", "total", "dof", "score", "own")
+    __slots__ = ("cells", "total", "score", "own")
 
-    def __init__(self, cells: np.ndarray, total: int, dof: int, score: int, own: bool):
-        self.cells, self.total, self.dof, self.score, self.own = cells, total, dof, score, own
+    def __init__(self, cells: np.ndarray, total: int, score: int, own: bool):
+        self.cells, self.total, self.score, self.own = cells, total, score, own
 
 
 class _Houses:
@@ -106,7 +105,7 @@ def _scored(cells: np.ndarray, total: int, houses: _Houses, own: bool = False) -
         return None
     dof = min(total - least, most - total)
     n = houses.low.size - 1
-    return _Sum(cells, total, dof, int((sizes * (n - sizes) - dof).sum()), own)
+    return _Sum(cells, total, int((sizes * (n - sizes) - dof).sum()), own)
 
 
 def _related(a: np.ndarray, b: np.ndarray, houses: _Houses) -> bool:
