@@ -241,7 +241,7 @@ def _lost_output(e: OSError) -> int:
     at /dev/null so the interpreter's last flush does not fail (and print) a second time."""
     if isinstance(e, StandardOutputError):
         _point_stdout_at_devnull()
-    print(_os_error_line(e), file=sys.stderr)
+    _say(_os_error_line(e))
     return 2
 
 
@@ -256,24 +256,38 @@ def main(argv: list[str] | None = None) -> int:
     :data:`INTERNAL_ERROR_EXIT` after an exception that is a bug (one ``internal error: ...``
     line; with :data:`TRACEBACK_VARIABLE` set, the exception propagates with its traceback).
     """
-    stops.begin()
-    if argv is None:   # the real command line (tests pass argv and keep their own signal handling)
-        stops.install(watch=False)
-        _stand_in_for_closed_streams()
     real_stdout, real_stdin = sys.stdout, sys.stdin
-    guard = sys.stdout = _GuardedStdout(real_stdout)
-    if real_stdin is None:
-        sys.stdin = _ClosedStdin()
+    guard = None
     try:
+        # all of the set-up too: an exception here is a bug as much as one in a command (one line,
+        # exit 70), and a Ctrl-C here an interrupt (exit 130), never a traceback
+        stops.begin()
+        if argv is None:   # the real command line (tests pass argv and keep their own signal handling)
+            stops.install(watch=False)
+            _stand_in_for_closed_streams()
+        guard = sys.stdout = _GuardedStdout(real_stdout)
+        if real_stdin is None:
+            sys.stdin = _ClosedStdin()
         code = _run(argv)
     except SystemExit as e:
-        if guard.error is not None and not e.code:   # --help/--version whose text was lost
+        if guard is not None and guard.error is not None and not e.code:   # --help/--version whose text was lost
             raise SystemExit(_lost_output(guard.error)) from None
         raise
+    except KeyboardInterrupt:   # outside _run's own handling, or raised inside its handlers
+        code = _report_interrupt()
+    except Exception as e:  # noqa: BLE001 - the same: one line, exit 70
+        if stops.interrupting():
+            code = _report_interrupt()
+        elif os.environ.get(TRACEBACK_VARIABLE, "") not in ("", "0"):
+            raise   # a developer asked for the traceback
+        else:
+            code = _report_bug(_named_command(sys.argv[1:] if argv is None else argv), e)
     finally:
         sys.stdout, sys.stdin = real_stdout, real_stdin
         if argv is None:
             stops.finish()
+    if guard is None:
+        return code
     if guard.error is not None and code in (0, 1):   # a write failed and something swallowed it
         code = _lost_output(guard.error)
     if argv is None and (stops.left_running() or stops.stopped_at_deadline()):
@@ -331,7 +345,9 @@ def _run(argv: list[str] | None) -> int:
     args = None
     try:
         words = sys.argv[1:] if argv is None else argv
-        parser = build_parser("" if words[:1] == ["--version"] else _named_command(words))
+        # an empty first word ('') names no command: all of them are the choices, as for an unknown
+        # word ("" would be build_parser's "none" and the error's list of choices empty)
+        parser = build_parser("" if words[:1] == ["--version"] else _named_command(words) or None)
         args = parser.parse_args(argv)
         # batch stops its workers itself on Ctrl-C and must not be cut short, and a watchdog
         # thread would keep batch from forking its workers and export from writing its formats
@@ -364,11 +380,11 @@ def _run(argv: list[str] | None) -> int:
             return SIGPIPE_EXIT   # a write into --to /dev/stdout whose reader left: quietly, as with -
         # one line whatever it quotes: a line break in a file's name is shown escaped
         text = bounded(str(_as_typed(e, args))).replace("\r", "\\r").replace("\n", "\\n")
-        print(f"error: {text}", file=sys.stderr)
+        _say(f"error: {text}")
         return 2
     except MemoryError:   # past the up-front estimates (an address-space limit, a rule's encoding)
-        print(f"error: {getattr(args, 'command', None) or 'the command'}: out of memory: the job needs more than "
-              f"this process may use (a smaller grid, another --solver or --amo, or more memory)", file=sys.stderr)
+        _say(f"error: {getattr(args, 'command', None) or 'the command'}: out of memory: the job needs more than "
+             f"this process may use (a smaller grid, another --solver or --amo, or more memory)")
         return 2
     except BrokenPipeError as e:
         if _stdout_reader_gone():
@@ -406,16 +422,26 @@ def _report_bug(command: str | None, error: Exception) -> int:
     what = type(error).__name__ + (f": {message}" if message else "")
     text = shortened(bounded(what).replace("\r", "\\r").replace("\n", "\\n"), LONGEST_ECHO)
     _stdout_reader_gone()
-    print(f"internal error: {command or 'the command'}: {text} (a bug; set {TRACEBACK_VARIABLE}=1 "
-          f"to see the traceback)", file=sys.stderr)
+    _say(f"internal error: {command or 'the command'}: {text} (a bug; set {TRACEBACK_VARIABLE}=1 "
+         f"to see the traceback)")
     return INTERNAL_ERROR_EXIT
 
 
 def _report_interrupt() -> int:
     stops.report_interrupt()
     _stdout_reader_gone()
-    print("interrupted", file=sys.stderr)
+    _say("interrupted")
     return 130
+
+
+def _say(line: str) -> None:
+    """``line`` on stderr, or nowhere when stderr cannot take it (``2>/dev/full``, a reader of
+    ``2>&1 |`` that went away): the exit code still tells the outcome, where the traceback of the
+    failed print would have turned it into Python's exit 1, which reads as "no solution"."""
+    try:
+        print(line, file=sys.stderr)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":
