@@ -262,16 +262,22 @@ def test_odd_blockade_runners_reads_and_solves_to_its_solution():
     assert np.array_equal(np.asarray(result.grid), solution)
 
 
+#: The solve's limit: a hang's, not a speed target (20 s quiet, 18-47 s at load 4-9, more at 8-9).
+#: The rows that make it solvable are held by test_rows_and_columns_are_the_layers; its time by
+#: docs/benchmarks.md.
+HOMOGENOUS_LIMIT = 300
+
+
 @pytest.mark.slow   # 18-47 s of search: make test-slow, not the suite
-def test_homogenous_solves_to_its_solution_in_a_minute():
+def test_homogenous_solves_to_its_solution():
     """ISS's 'Homogenous' (raw 10x10, ten connected values of 10 cells): the free root left every
-    engine searching past 60 s; the root-first and neighbour rows solve it."""
+    engine searching past 60 s; the root-first and neighbour rows solve it, to its solution."""
     if not ISS_FILE.is_file():
         pytest.skip(f"{ISS_FILE} is absent (../shared is not beside the project)")
     entry = next(json.loads(line) for line in ISS_FILE.read_text().splitlines()
                  if line.strip() and json.loads(line)["name"] == "Homogenous")
     puzzle = parse_puzzle(entry["input"])
-    result = api.solve(puzzle, time_limit=60)
+    result = api.solve(puzzle, time_limit=HOMOGENOUS_LIMIT)
     values = puzzle.board.value_of   # grids hold 1-based digits
     assert "".join(map(str, values[np.asarray(result.grid).ravel() - 1].tolist())) == entry["solution"]
 
