@@ -42,15 +42,17 @@ sys.modules.setdefault("oracles", sys.modules[__name__])
 
 # Hypothesis's default 200 ms deadline per example is a timing assertion: under load (the suite
 # beside a benchmark, -n 2 on a shared machine) one example that parses a large grid or calls a
-# solver takes longer, and the test fails with nothing wrong. The suite's profile drops it for
-# every @given (a test's own settings(...) inherit it); speed belongs to the benchmarks. Loaded
-# here, before any test module builds its settings. HYPOTHESIS_PROFILE names another profile.
+# solver takes longer, and the test fails with nothing wrong. The suite's profile drops it, and the
+# too_slow health check (the same kind of check, on data generation), for every @given (a test's own
+# settings(...) inherit it); speed belongs to the benchmarks. Loaded here, before any test module
+# builds its settings. HYPOTHESIS_PROFILE names another profile.
 try:
+    from hypothesis import HealthCheck as _HealthCheck
     from hypothesis import settings as _hypothesis_settings
 except ImportError:   # a core install's test run without the [test] extra
     _hypothesis_settings = None
 if _hypothesis_settings is not None:
-    _hypothesis_settings.register_profile("suite", deadline=None)
+    _hypothesis_settings.register_profile("suite", deadline=None, suppress_health_check=[_HealthCheck.too_slow])
     _hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 # A suite started in the background by a non-interactive shell (`make test &`, nohup) inherits
