@@ -35,6 +35,7 @@ from formats.files import arrow_target, open_binary, open_text
 from pipeline.core.errors import DuplicateKey, PipelineError, clip, json_kind, loads_keys_once
 from pipeline.core.limits import MAX_BYTES_ENV, memory_limit
 from pipeline.core.textin import BINARY_HEAD, GZIP_MAGIC, MAX_TEXT_BYTES, binary_kind, size_text
+from pipeline.batch.separator import table_separator
 from pipeline.batch.text import one_line
 
 __all__ = ["detect_input_format", "read_records", "records_fingerprint", "record_hashes"]
@@ -159,7 +160,7 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     most = memory_limit() // RECORD_BYTES   # records held at once: pandas is stopped past them
     try:
         if fmt == "csv":
-            tsv = path.name.lower().endswith((".tsv", ".tsv.gz"))
+            sep = table_separator(path)
             with warnings.catch_warnings():
                 # a first row with more fields than the header would become an index and shift
                 # every column (index_col=False), and then its extra fields would be dropped with
@@ -168,17 +169,17 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
                 try:
                     # bytes that are not UTF-8 become U+FFFD in their own row, which that record's
                     # parse then refuses: an error row, as in a text batch, not a refused file
-                    frame = pd.read_csv(path, dtype=str, keep_default_na=False, sep="\t" if tsv else ",",
+                    frame = pd.read_csv(path, dtype=str, keep_default_na=False, sep=sep,
                                         compression=_compression(path), nrows=most + 1,
                                         index_col=False, encoding_errors="replace")
                 except pd.errors.EmptyDataError:   # no bytes at all: no records, as an empty text file has
                     frame = pd.DataFrame({"puzzle": pd.Series([], dtype=str)})
                 except pd.errors.ParserError as e:   # a row of another width: an error row, not a lost file
-                    _refuse_unclosed_quote(path, "\t" if tsv else ",", e)
+                    _refuse_unclosed_quote(path, sep, e)
                     with _csv_field_limit(MAX_TEXT_BYTES):
                         # the row reader drops a row its csv module refuses without a word
-                        _refuse_what_the_row_reader_drops(path, "\t" if tsv else ",")
-                        frame = _csv_with_bad_rows(path, "\t" if tsv else ",")
+                        _refuse_what_the_row_reader_drops(path, sep)
+                        frame = _csv_with_bad_rows(path, sep)
         else:
             _check_parquet_columns(path, most)
             with arrow_target(path) as source:
@@ -196,10 +197,7 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
     if "puzzle" not in frame.columns:
         names = [str(c) for c in frame.columns]
         hint = ""
-        if fmt == "csv" and len(names) == 1 and ";" in names[0]:
-            hint = ("; its header is separated by ';' (as Excel writes CSV in some locales): save it with ',' "
-                    "separators, or tab-separated as .tsv")
-        elif names and all(re.fullmatch(r"Unnamed: \d+", name) for name in names):
+        if names and all(re.fullmatch(r"Unnamed: \d+", name) for name in names):
             hint = "; its first row is the header, and it names no column: name the puzzles' column 'puzzle'"
         raise PipelineError(f"batch: {str(path)!r} has no 'puzzle' column (columns: {', '.join(names)}){hint}")
     twice = next((c for c in (*RECORD_COLUMNS, ID_COLUMN) if fmt == "csv" and f"{c}.1" in frame.columns and c in frame.columns), None)

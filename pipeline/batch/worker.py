@@ -269,8 +269,8 @@ def _names_a_file(source: Any) -> bool:
 
 def one_row_table_text(text: str, *, box: Any = None, variant: str | None = None, rules: list | None = None,
                        where: str = "<stdin>", read: Any = None) -> Any:
-    """:func:`one_row_table` (or ``read``) of a table's text (standard input, read once): CSV, or
-    TSV when its header line has tabs and no comma.
+    """:func:`one_row_table` (or ``read``) of a table's text (standard input, read once), its
+    separator told from its header as a file's is (:func:`~pipeline.batch.separator.table_separator`).
 
     Parameters
     ----------
@@ -287,10 +287,8 @@ def one_row_table_text(text: str, *, box: Any = None, variant: str | None = None
     -------
     Puzzle, (str, dict) or None
     """
-    header = text.lstrip("\ufeff\n").split("\n", 1)[0]
-    suffix = ".tsv" if "\t" in header and "," not in header else ".csv"
     with tempfile.TemporaryDirectory(prefix="sudoku-stdin-") as folder:   # read_records reads a file
-        path = os.path.join(folder, "table" + suffix)
+        path = os.path.join(folder, "table.csv")
         with open(path, "w", encoding="utf-8") as out:
             out.write(text)
         return (read or one_row_table)(path, box=box, variant=variant, rules=rules, where=where)
