@@ -40,7 +40,8 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
-from pipeline.core.errors import clip, PuzzleError
+from pipeline.core.errors import clip, followed_by_text, PuzzleError
+from pipeline.core.iss_detect import iss_string_end
 from pipeline.core.iss_extra import doppel_link_rules, iss_extra_groups
 from pipeline.core.iss_composite import OrGroup, expand_composites
 from pipeline.core.iss_table import (ISS_TYPES, MAX_ISS_CHARS, READERS, IssArgError, IssGrid, disjoint_set_rules,
@@ -278,6 +279,11 @@ def document_from_iss(text: str, where: str = "puzzle") -> dict:
         raise PuzzleError(f"{where}: an ISS constraint string is text, found {type(text).__name__}")
     if len(text) > MAX_ISS_CHARS:
         raise PuzzleError(f"{where}: ISS string of {len(text):,} characters; at most {MAX_ISS_CHARS:,}")
+    end = iss_string_end(text)
+    if end < len(text):   # a note or a second puzzle after it: ISS glued it to the last argument
+        line = text.count("\n", 0, end)
+        at = f"line {line + 1}, column {end - text.rfind(chr(10), 0, end)}" if line else f"character {end + 1}"
+        raise followed_by_text(where, "an ISS constraint string", text[end:].rstrip(), at, "the string alone")
     items = list(_items(text, where))
     n, no_boxes, jigsaw, shape_item, region_size, raw = 9, False, None, None, None, False
     rect = (9, 9)   # ISS's rows x cols

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ISS_TYPES", "MAX_ISS_CHARS", "looks_like_iss"]
+__all__ = ["ISS_TYPES", "MAX_ISS_CHARS", "iss_string_end", "looks_like_iss"]
 
 #: Every constraint type ISS knows (its js/sudoku_constraint.js): an unknown name is "unknown",
 #: a known one without a reader "unsupported".
@@ -26,6 +26,49 @@ MAX_ISS_CHARS = 2_000_000
 _HEAD_CHARS = 4096
 _START = re.compile(r"\.+(?:[A-Za-z]*~|[A-Z][A-Za-z]*(?:\.|$))")   # empty items before the first: ISS skips them
 _BARE = re.compile(r"(?:\.[A-Z][A-Za-z]*)+")
+_GAP = re.compile(r"\s+")
+_TYPE = re.compile(r"[A-Za-z]*")
+
+
+def iss_string_end(text: str) -> int:
+    """Where the ISS constraint string that ``text`` starts with ends: ``len(text)``, or the
+    start of other text after it (a word, a note, a second puzzle).
+
+    ISS drops every whitespace character of a string before splitting it at ``.`` (its
+    js/sudoku_parser.js), so whitespace before a ``.`` (a constraint a line) or a ``~`` (an
+    argument on the next line), after a ``~`` or ``_`` (an argument not yet given), or between a
+    ``.`` and a known type name, is part of the string. Any other text after whitespace is not:
+    ISS would glue it to the argument before it (a given ``R1C1_1`` then a line ``5`` read as
+    ``R1C1_15``) or take it as a type (``.`` then ``junk``, "unknown constraint type").
+
+    Parameters
+    ----------
+    text : str
+        A text that starts (after whitespace or a byte-order mark) with an ISS string.
+
+    Returns
+    -------
+    int
+        An offset into ``text``.
+
+    Examples
+    --------
+    >>> s = ".Cage~7~R1C1~R1C2.~R2C2_3"
+    >>> iss_string_end(s + " .AntiKnight ") == len(s) + 13, iss_string_end(s + ". junk"), iss_string_end(s + " 5")
+    (True, 27, 26)
+    """
+    start = len(text) - len(text.lstrip("\ufeff \t\r\n"))
+    for gap in _GAP.finditer(text, start):
+        end = gap.end()
+        if end == len(text):
+            break
+        before, after = text[gap.start() - 1], text[end]
+        if after in ".~" or before in "~_":
+            continue
+        if before == "." and _TYPE.match(text, end).group() in ISS_TYPES:   # type: ignore[union-attr]
+            continue
+        return end
+    return len(text)
 
 
 def looks_like_iss(text: object) -> bool:
@@ -44,6 +87,8 @@ def looks_like_iss(text: object) -> bool:
     if not isinstance(text, str):
         return False
     long = len(text) > MAX_ISS_CHARS   # judged by its start, so that the reader refuses it by its length
+    if not long:   # its own text: the reader refuses what follows it (".AntiKnight" then a note is ISS)
+        text = text[:iss_string_end(text)]
     s = re.sub(r"\s+", "", (text[:_HEAD_CHARS] if long else text).lstrip("\ufeff"))
     if "~" in s:
         return bool(_START.match(s))
