@@ -421,7 +421,7 @@ def _read_body(items: list, doc: dict, rules: list[dict], grid: IssGrid, span: t
                boxes_k: int | None, where: str) -> dict:
     """The givens and rules of the string's items on ``grid``, into ``doc`` (after its shape)."""
     allowed: dict[str, list[int]] = {}
-    extra, grid.extra = iss_extra_groups(items, grid.n, where)   # Var cells (pipeline.core.iss_extra)
+    extra, grid.extra = iss_extra_groups(items, grid.n, where, grid.cols)   # Var cells (pipeline.core.iss_extra)
     if extra:
         doc["extra"] = extra
     if "DGR" in grid.extra:   # Doppelganger's cells: the missing digit of each row, column and box

@@ -26,7 +26,8 @@ _ID = re.compile(r"^([A-Z]{1,9})([0-9]{0,5})$")
 _SIZE = re.compile(r"^(?:([1-9][0-9]{0,3})x)?([1-9][0-9]{0,3})$")
 
 
-def iss_extra_groups(items: Iterable[Any], n: int, where: str) -> tuple[list[dict], dict[str, tuple[str, int, int]]]:
+def iss_extra_groups(items: Iterable[Any], n: int, where: str,
+                     cols: int | None = None) -> tuple[list[dict], dict[str, tuple[str, int, int]]]:
     """The document's ``"extra"`` list of an ISS string's ``Var`` items, and how ISS ids map to
     it: ISS prefix (``VS``) -> (group name ``S``, cells).
 
@@ -38,6 +39,10 @@ def iss_extra_groups(items: Iterable[Any], n: int, where: str) -> tuple[list[dic
         Grid side (Doppelganger's groups have ``n`` cells).
     where : str
         How messages name the string.
+    cols : int, optional
+        The grid's columns (default ``n``): cells a row of a group declared by a count, as ISS
+        lays it (its ``VarCellRegistry`` takes the grid's ``numCols``, fewer than the values on
+        a grid taller than wide).
 
     Returns
     -------
@@ -81,7 +86,7 @@ def iss_extra_groups(items: Iterable[Any], n: int, where: str) -> tuple[list[dic
         if key in prefixes or any(e["name"] == entry["name"] for e in entries):
             raise PuzzleError(f"{where}: ISS: Var {prefix} is declared twice")
         entries.append(entry)
-        prefixes[key] = (prefix, count, columns or n)   # ISS lays a count in rows of the grid's width
+        prefixes[key] = (prefix, count, columns or cols or n)   # ISS lays a count in rows of the grid's columns
     return entries, prefixes
 
 
@@ -178,7 +183,7 @@ def iss_extra_id(prefix: str, k: int, prefixes: dict[str, tuple[str, int, int]])
 
 def iss_extra_at(prefix: str, row: int, col: int, prefixes: dict[str, tuple[str, int, int]]) -> str | None:
     """The ISS id of the cell at 0-based ``(row, col)`` of the var group ``prefix`` as ISS's cell
-    graph lays it (rows of the declared width; a count in rows of the grid's), or None when the
+    graph lays it (rows of the declared width; a count in rows of the grid's columns), or None when the
     group has no cell there.
 
     Parameters
@@ -227,7 +232,7 @@ def iss_prefixes(groups: tuple[ExtraGroup, ...], implicit: frozenset[str], width
     implicit : frozenset of str
         Group names that are ISS prefixes themselves (declared by a constraint).
     width : int
-        Cells a row of a group declared by a count (as the reader lays it).
+        Cells a row of a group declared by a count: the grid's columns (as the reader lays it).
 
     Returns
     -------

@@ -151,7 +151,7 @@ class IssGrid:
     def place(self, token: str) -> tuple[str, int, int]:
         """Where ISS's cell graph puts a cell id: ``("", row, col)`` on the grid, or a var cell's
         ``(prefix, row, col)`` in its group's layout (rows of the declared width, a count in rows
-        of the grid's); cells of different groups are never neighbours."""
+        of the grid's columns); cells of different groups are never neighbours."""
         at = iss_extra_place(token, self.extra) if self.extra else None
         if at is None:
             return ("", *self.rc(token))

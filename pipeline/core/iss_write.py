@@ -197,7 +197,7 @@ def iss_from_puzzle(puzzle: Puzzle, where: str = "puzzle") -> str:
     doppel = any(rule.kind == "doppelganger" for rule in puzzle.rules)   # its DG cells come with it
     grid.extra_groups, grid.implicit = puzzle.extra, frozenset(IMPLICIT_GROUPS["Doppelganger"] if doppel else ())
     items += iss_var_items(puzzle.extra, grid.implicit)   # extra cells (pipeline.core.iss_extra)
-    grid.extra = iss_prefixes(puzzle.extra, grid.implicit, n)   # where ISS lays them (a pill's reading order)
+    grid.extra = iss_prefixes(puzzle.extra, grid.implicit, grid.cols)   # where ISS lays them (a pill's reading order)
     for k, entry in puzzle.rules_as_given():
         if region_size is not None and entry["rule"] == "extraregion":
             continue

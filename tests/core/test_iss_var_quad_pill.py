@@ -70,3 +70,35 @@ def test_indexing_over_a_var_cell_is_still_refused():
     builder gets NaN cells and ISS counts no solution): refused when the model is built."""
     with pytest.raises(PuzzleError, match="indexing cells are grid cells; L1 is an extra cell"):
         count(".Shape~4x4.Var~L~~2x2.Indexing~C~VL1", solver="sat")
+
+
+TALL = ("1423", "2516", "3645", "4132", "5261", "6354")   # a 6x4 grid (6 rows of 4 cells, values 1..6)
+TALL_GIVENS = "".join(f".~R{r + 1}C{c + 1}_{TALL[r][c]}" for r in range(6) for c in range(4))
+ARROW = "~R1C1~R1C2~R1C3~R1C4~R2C1~R2C2~R2C3~R2C4"   # sums to 24 on TALL
+
+
+@pytest.mark.parametrize("body, n_extra, given, meets", [
+    # a count-only group of 8 lies in rows of the grid's 4 columns, not its 6 values: the square
+    # at VL1 is VL1 VL2 VL5 VL6 (in rows of 6 it would be VL1 VL2 VL7 VL8: 1 2 5 5, no solution)
+    (".Var~L~~8.Quad~VL1~1~2~3~4", 8, {0: 1, 1: 2, 6: 5, 7: 5}, _quad((0, 1, 4, 5), [1, 2, 3, 4])),
+    # VL6 is under VL2 (in rows of 6 they are apart and the pill is refused); either order
+    (".Var~L~~6.PillArrow~2~VL2~VL6" + ARROW, 6, {0: 1, 2: 1, 3: 1}, _pill((1, 5), 24)),
+    (".Var~L~~6.PillArrow~2~VL6~VL2" + ARROW, 6, {0: 1, 2: 1, 3: 1}, _pill((1, 5), 24)),
+])
+def test_count_only_var_group_on_a_tall_grid_lies_in_rows_of_its_columns(body, n_extra, given, meets):
+    """ISS lays a Var group declared by a count in rows of the grid's columns (its VarCellRegistry
+    takes ``numCols``), which on a grid taller than wide is fewer than the values. Counts by brute
+    force over that layout and by two engines; ISS's own solver counted these strings (plus the
+    givens of the extra cells, ``.~VL1_1``...) 72, 6 and 6 on 2026-12-07."""
+    givens = "".join(f".~VL{k + 1}_{v}" for k, v in given.items())
+    text = ".Shape~6x4" + body + givens + TALL_GIVENS
+    free = [k for k in range(n_extra) if k not in given]
+    want = 0
+    for values in itertools.product(range(1, 7), repeat=len(free)):
+        v = dict(given) | dict(zip(free, values))
+        want += meets([v[k] for k in range(n_extra)])
+    assert want > 0
+    for solver in ("sat", "highs"):
+        assert count(text, limit=10 ** 4, solver=solver).count == want, solver
+    doc = document_from_iss(text)
+    assert document_from_iss(iss_from_puzzle(parse_puzzle(text))) == doc
