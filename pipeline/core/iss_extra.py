@@ -79,7 +79,7 @@ def iss_extra_groups(items: Iterable[Any], n: int, where: str,
             for key in IMPLICIT_GROUPS[item.type]:
                 if key not in prefixes:
                     entries.append({"name": key, "size": n})
-                    prefixes[key] = (key, n, n)
+                    prefixes[key] = (key, n, _doppel_box_width(n) if key == "DGB" else n)
             continue
         else:
             continue
@@ -88,6 +88,14 @@ def iss_extra_groups(items: Iterable[Any], n: int, where: str,
         entries.append(entry)
         prefixes[key] = (prefix, count, columns or cols or n)   # ISS lays a count in rows of the grid's columns
     return entries, prefixes
+
+
+def _doppel_box_width(n: int) -> int:
+    """Cells a row of Doppelganger's ``DGB`` group as ISS lays it: the width of its default
+    boxes of ``n`` cells on the ``n x n`` grid (``boxDimsForSize``: the largest height ``2..sqrt(n)``
+    dividing ``n``; 9 -> 3, 6 -> 3, 4 -> 2), or ``n`` without such boxes."""
+    heights = [h for h in range(2, int(n ** 0.5) + 1) if n % h == 0]
+    return n // heights[-1] if heights else n
 
 
 def iss_extra_name(token: str, prefixes: dict[str, tuple[str, int, int]]) -> str | None:
@@ -239,7 +247,9 @@ def iss_prefixes(groups: tuple[ExtraGroup, ...], implicit: frozenset[str], width
     dict
         ISS prefix -> (group name, cells, cells a row).
     """
-    return {iss_prefix(g.name, implicit): (g.name, g.count, g.columns or width) for g in groups}
+    return {iss_prefix(g.name, implicit): (g.name, g.count, g.columns or (_doppel_box_width(width) if g.name == "DGB"
+                                                                         and g.name in implicit else width))
+            for g in groups}
 
 
 def doc_to_iss_extra(name: str, groups: tuple[ExtraGroup, ...], implicit: frozenset[str]) -> str | None:

@@ -1,5 +1,5 @@
 """ISS's Quad and PillArrow over extra cells (ISS ``Var``): the square and the pill lie in a Var
-group's layout (ISS's cell graph: rows of the declared width, a count in rows of the grid's).
+group's layout (ISS's cell graph: rows of the declared width, a count in rows of the grid's columns).
 
 Counted over a given 4x4 grid, so that the count is the extra cells' digits alone, by brute force
 and by two engines; the counts match ISS's own (its solver run on these strings: 110, 544, 16,
@@ -101,4 +101,17 @@ def test_count_only_var_group_on_a_tall_grid_lies_in_rows_of_its_columns(body, n
     for solver in ("sat", "highs"):
         assert count(text, limit=10 ** 4, solver=solver).count == want, solver
     doc = document_from_iss(text)
+    assert document_from_iss(iss_from_puzzle(parse_puzzle(text))) == doc
+
+
+def test_quad_over_doppelganger_box_cells_lies_in_rows_of_the_box_width():
+    """ISS lays Doppelganger's DGB cells in rows of its default boxes' width (2 on a 4x4 grid),
+    so DGB1 is the top-left cell of the square DGB1 DGB2 DGB3 DGB4 (in rows of 4 there is no
+    square: refused). ISS's solver counted this string 48 on 2026-12-07; two engines agree on it."""
+    text = ".Shape~4x4~0-4.Doppelganger.Quad~DGB1~1~2~3~4.~R1C1_0.~R1C2_1"
+    doc = document_from_iss(text)
+    quads = [r for r in doc["rules"] if set(r.get("cells", ())) == {"DGB1", "DGB2", "DGB3", "DGB4"}]
+    assert len(quads) == 1
+    counts = {solver: count(text, limit=10 ** 4, solver=solver).count for solver in ("sat", "highs")}
+    assert counts == {"sat": 48, "highs": 48}
     assert document_from_iss(iss_from_puzzle(parse_puzzle(text))) == doc
