@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable
 
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.extracells import ExtraGroup
+from pipeline.core.parse import default_box
 
 __all__ = ["iss_extra_groups", "iss_var_items", "iss_extra_name", "iss_extra_ids", "iss_extra_place", "iss_extra_id",
            "iss_extra_at", "iss_prefix", "iss_prefixes", "doc_to_iss_extra", "IMPLICIT_GROUPS", "doppel_link_rules", "is_doppel_link", "extra_adjacent_pairs"]
@@ -79,7 +80,7 @@ def iss_extra_groups(items: Iterable[Any], n: int, where: str,
             for key in IMPLICIT_GROUPS[item.type]:
                 if key not in prefixes:
                     entries.append({"name": key, "size": n})
-                    prefixes[key] = (key, n, _doppel_box_width(n) if key == "DGB" else n)
+                    prefixes[key] = (key, n, default_box(n)[1] if key == "DGB" else n)
             continue
         else:
             continue
@@ -88,14 +89,6 @@ def iss_extra_groups(items: Iterable[Any], n: int, where: str,
         entries.append(entry)
         prefixes[key] = (prefix, count, columns or cols or n)   # ISS lays a count in rows of the grid's columns
     return entries, prefixes
-
-
-def _doppel_box_width(n: int) -> int:
-    """Cells a row of Doppelganger's ``DGB`` group as ISS lays it: the width of its default
-    boxes of ``n`` cells on the ``n x n`` grid (``boxDimsForSize``: the largest height ``2..sqrt(n)``
-    dividing ``n``; 9 -> 3, 6 -> 3, 4 -> 2), or ``n`` without such boxes."""
-    heights = [h for h in range(2, int(n ** 0.5) + 1) if n % h == 0]
-    return n // heights[-1] if heights else n
 
 
 def iss_extra_name(token: str, prefixes: dict[str, tuple[str, int, int]]) -> str | None:
@@ -247,7 +240,7 @@ def iss_prefixes(groups: tuple[ExtraGroup, ...], implicit: frozenset[str], width
     dict
         ISS prefix -> (group name, cells, cells a row).
     """
-    return {iss_prefix(g.name, implicit): (g.name, g.count, g.columns or (_doppel_box_width(width) if g.name == "DGB"
+    return {iss_prefix(g.name, implicit): (g.name, g.count, g.columns or (default_box(g.count)[1] if g.name == "DGB"
                                                                          and g.name in implicit else width))
             for g in groups}
 
