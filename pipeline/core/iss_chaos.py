@@ -19,17 +19,22 @@ the later ones extend (their readers then return no entry of their own).
   regions the cells meet); over grid cells -> the rule ``countdistinct`` (``CTRL``'s value is how
   many distinct values the cells hold: ISS's NValue handler).
 
+* ``NFA~KEY~[_name~]cells`` whose cells include region cells -> ``automata`` (the line reads a
+  region cell's region number, a grid cell's digit: region cells are ``@r2c2`` in ``cells``);
+  :mod:`pipeline.core.iss_nfa` hands such a group here (:func:`region_automaton`).
+
 Region cells may be given as grid cells (``R1C2``), as ISS allows. The writer gives ``chaos``
 back as ``ChaosConstruction`` followed by its clues over ``CC`` cells.
 """
 from __future__ import annotations
 
 from typing import Callable
+from urllib.parse import quote
 
 from pipeline.core.iss_grid import CHAOS_CELL, IssArgError, IssGrid
 from pipeline.core.errors import clip
 
-__all__ = ["READERS_CHAOS", "WRITERS_CHAOS", "region_cell", "region_readers"]
+__all__ = ["READERS_CHAOS", "WRITERS_CHAOS", "region_automaton", "region_cell", "region_readers"]
 
 
 
@@ -81,6 +86,35 @@ def _steps(grid: IssGrid, rc: tuple[int, int], steps: list[tuple[int, int]]) -> 
         r, c = rc[0] + dr, rc[1] + dc
         if 0 <= r < grid.n and 0 <= c < grid.n:
             out.append(f"r{r + 1}c{c + 1}")
+    return out
+
+
+def region_automaton(segments: list[list[str]], key: str, name: str, grid: IssGrid) -> list[dict]:
+    """An NFA group over region cells (and grid cells) as an ``automata`` item of the chaos entry.
+
+    Parameters
+    ----------
+    segments : list of list of str
+        The group's ISS cell ids, split at ``-``; ``CC<k>`` reads a region number.
+    key : str
+        ISS's serialized automaton.
+    name : str
+        The group's name (may be empty).
+    grid : IssGrid
+        The string's grid.
+
+    Returns
+    -------
+    list of dict
+        The chaos entry when this created it, else nothing.
+    """
+    cells = [["@" + region_cell(t, grid) if CHAOS_CELL.fullmatch(t) else grid.cell(t) for t in seg]
+             for seg in segments]
+    item: dict = {"cells": cells[0] if len(cells) == 1 else cells, "nfa": key}
+    if name:
+        item["name"] = name
+    entry, out = _entry(grid)
+    entry.setdefault("automata", []).append(item)
     return out
 
 
@@ -171,6 +205,10 @@ def _cc(name: str, grid: IssGrid) -> str:
     return f"CC{r * grid.n + c + 1}"
 
 
+def _automaton_token(name: str, grid: IssGrid) -> str:
+    return _cc(name[1:], grid) if name.startswith("@") else grid.to_iss(name)
+
+
 def _write_chaos(entry: dict, grid: IssGrid) -> list[str]:
     items = ["ChaosConstruction"]
     for count in entry.get("counts", []):
@@ -185,6 +223,12 @@ def _write_chaos(entry: dict, grid: IssGrid) -> list[str]:
         items.append("~".join(["AllDifferent", *[_cc(c, grid) for c in cells]]))
     for item in entry.get("distinct", []):
         items.append("~".join(["CountDistinct", grid.to_iss(item["clue"]), *[_cc(c, grid) for c in item["cells"]]]))
+    for item in entry.get("automata", []):
+        cells = item["cells"]
+        segments = cells if cells and isinstance(cells[0], list) else [cells]
+        tokens = "~-~".join("~".join(_automaton_token(c, grid) for c in seg) for seg in segments)
+        name = f"_{quote(item['name'], safe='!*()').replace('.', '%2E').replace('~', '%7E')}~" if item.get("name") else ""
+        items.append(f"NFA~{item['nfa']}~{name}{tokens}")
     return items
 
 

@@ -4,7 +4,8 @@
 * ``NFA~KEY~[_name~]cells[~~[_name~]cells...]``: KEY is ISS's serialized automaton (base64url,
   :func:`pipeline.core.rules.nfa.nfa_from_iss`); one ``automaton`` entry per named group, the key
   kept as ``"nfa"``. A ``-`` among a group's cells splits it into segments (the document's
-  ``"cells"`` a list of lists).
+  ``"cells"`` a list of lists). A group over chaos construction region cells (``CC<k>``) goes to the
+  chaos entry's ``automata`` instead (:func:`pipeline.core.iss_chaos.region_automaton`).
 * ``Regex~PATTERN~cells[~~cells...]``: PATTERN is the expression in base64url (ISS's older
   strings: URL-encoded, recognised by a ``%`` or ``.``); one ``regex`` entry per group.
 
@@ -22,7 +23,8 @@ from urllib.parse import quote, unquote
 import numpy as np
 
 from pipeline.core.errors import clip, shortened
-from pipeline.core.iss_grid import IssArgError, IssGrid
+from pipeline.core.iss_chaos import region_automaton
+from pipeline.core.iss_grid import CHAOS_CELL, IssArgError, IssGrid
 from pipeline.core.rules.nfa import Nfa, NfaError, nfa_from_iss, nfa_to_iss
 
 __all__ = ["READERS_NFA", "WRITERS_NFA", "decode_pattern", "encode_pattern"]
@@ -94,6 +96,12 @@ def _read_nfa(args: list[str], grid: IssGrid) -> list[dict]:
         raise IssArgError(f"automaton key {clip(args[0])!r}: {e}") from None
     out = []
     for name, tokens in _groups(args[1:], named=True):
+        if any(CHAOS_CELL.fullmatch(t) for t in tokens):   # region numbers too: a chaos clue
+            raw: list[list[str]] = [[]]
+            for t in tokens:
+                raw.append([]) if t == "-" else raw[-1].append(t)
+            out += region_automaton(raw, args[0], name, grid)
+            continue
         segments: list[list[str]] = [[]]
         for t in tokens:
             if t == "-":

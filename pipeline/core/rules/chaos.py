@@ -16,6 +16,7 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.glyphs import CHAOS_COLOUR, CHAOS_FILL, Glyph
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import Board, Rows, check_keys
+from pipeline.core.rules.chaosnfa import automata_nonzeros
 from pipeline.core.rules.chaosclues import (KEYS, ChaosClues, active_arms, clue_blocks, clue_rows,
                                             clue_tests, clues_to_dict, parse_clues, relation_glyphs,
                                             relation_legend)
@@ -200,9 +201,10 @@ class Chaos(AuxRule):
                                            "chaosfirst", "chaosorder", "chaosroot", "chaosstep", "chaosinside",
                                            "chaosconnected", "chaosequal", "chaosapart", "chaoscount",
                                            "chaosrunprev", "chaosrunsame", "chaosrunon", "chaosarrow", "chaossame",
-                                           "chaosdifferent", "chaosamong", "chaosnone", "chaosdistinct")
+                                           "chaosdifferent", "chaosamong", "chaosnone", "chaosdistinct",
+                                           "chaosnfa", "chaosnfain", "chaosnfaout", "chaosnfaread")
     aux_families: ClassVar[tuple[str, ...]] = ("chaosregion", "chaosseen", "chaosreach", "chaospair", "chaossame",
-                                               "chaosrun", "chaosdistinct")
+                                               "chaosrun", "chaosdistinct", "chaosnfa", "chaosnfastate")
     description: ClassVar[str] = ("chaos construction: N connected regions of N cells, each holding every digit "
                                   "once, drawn by the solver")
     noun: ClassVar[str] = "chaos construction"
@@ -216,9 +218,10 @@ class Chaos(AuxRule):
         counts, distinct and different clues), counted as ``8 N``: rows of three terms hold more
         than a nonzero's share of memory (256 count clues over a 16x16's cells, 7.07 M nonzeros in
         2.24 M rows, peaked at 1.2 GB). Counted as the construction alone, with 210 distinct clues
-        they built 1.6 GB under a 1 GB limit."""
+        they built 1.6 GB under a 1 GB limit. Automaton lines over regions: as the ``automaton`` rule
+        counts its own."""
         return (self.nonzeros_per_variable * board.rows * board.cols + 8.0 * self.clues.listed_cells()) \
-            * board.n_values
+            * board.n_values + automata_nonzeros(self.clues.automata, board)
 
     @classmethod
     def from_dict(cls, data: dict, board: Board, where: str) -> "Chaos":

@@ -13,6 +13,9 @@ columns they read (docs/conventions.md, "Chaos construction").
 * ``"different": [[...], ...]``: cells in pairwise different regions.
 * ``"distinct": [{"clue": "r5c1", "cells": [...]}]``: the clue cell's value is how many regions
   the cells meet (ISS ``CountDistinct`` over region cells).
+* ``"automata": [{"cells": ["@r2c2", "r2c2", ...], "nfa": "<key>"}]``: automaton lines that read
+  region numbers (``@``) as well as digits (ISS ``NFA`` over region cells;
+  :mod:`pipeline.core.rules.chaosnfa`).
 """
 from __future__ import annotations
 
@@ -26,26 +29,29 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.glyphs import CHAOS_COLOUR, CHAOS_DISTINCT_COLOUR, CHAOS_SAME_COLOUR, Glyph
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows
 from pipeline.core.rules.base import Board, cell_name, optional_field, parse_cell, parse_cells
+from pipeline.core.rules.chaosnfa import (automata_blocks, automata_rows, automata_tests, automata_to_dict,
+                                          parse_automata)
 
 __all__ = ["ChaosClues", "relation_glyphs", "relation_legend", "clue_blocks", "clue_rows", "parse_clues", "clues_to_dict", "clue_tests", "clue_violations"]
 
-KEYS = ("counts", "arrows", "same", "different", "distinct")
+KEYS = ("counts", "arrows", "same", "different", "distinct", "automata")
 
 
 @dataclass(frozen=True)
 class ChaosClues:
     """The region clues (0-based canvas cells): ``counts`` ``(clue, cells, offset)``, ``arrows``
     ``(clue, arms, offset)`` (arms as given), ``same`` (tuples of groups), ``different``,
-    ``distinct`` ``(clue, cells)``."""
+    ``distinct`` ``(clue, cells)``, ``automata`` (:class:`~pipeline.core.rules.chaosnfa.RegionLine`)."""
 
     counts: tuple = ()
     arrows: tuple = ()
     same: tuple = ()
     different: tuple = ()
     distinct: tuple = ()
+    automata: tuple = ()
 
     def __bool__(self) -> bool:
-        return bool(self.counts or self.arrows or self.same or self.different or self.distinct)
+        return bool(self.counts or self.arrows or self.same or self.different or self.distinct or self.automata)
 
     def listed_cells(self) -> int:
         """Cells the clues list, counted once per listing (what their rows grow with)."""
@@ -119,7 +125,8 @@ def parse_clues(data: dict, board: Board, where: str) -> ChaosClues:
         item = _clue_item(item, {"clue", "cells"}, at)
         cells = parse_cells(item.get("cells"), board, at)
         distinct.append((parse_cell(item["clue"], board, at), tuple(int(c) for c in cells)))
-    clues = ChaosClues(tuple(counts), tuple(arrows), tuple(same), tuple(different), tuple(distinct))
+    clues = ChaosClues(tuple(counts), tuple(arrows), tuple(same), tuple(different), tuple(distinct),
+                       parse_automata(data, board, where))
     if clues and board.values:
         raise PuzzleError(f"{where}: region clues take the values 1..N (the puzzle has a value set)")
     return clues
@@ -154,6 +161,8 @@ def clues_to_dict(clues: ChaosClues, board: Board) -> dict:
         out["different"] = [names(cells) for cells in clues.different]
     if clues.distinct:
         out["distinct"] = [{"clue": cell_name(k, board), "cells": names(cells)} for k, cells in clues.distinct]
+    if clues.automata:
+        out["automata"] = automata_to_dict(clues.automata, board)
     return out
 
 
@@ -300,7 +309,7 @@ def clue_blocks(clues: ChaosClues, board: Board) -> list[AuxColumns]:
     if clues.distinct:
         j, k = np.divmod(np.arange(len(clues.distinct) * board.n), board.n)
         out.append(AuxColumns("chaosdistinct", np.stack([j + 1, k + 1], axis=1)))
-    return out
+    return out + automata_blocks(clues.automata, board)
 
 
 class _Builder:
@@ -332,7 +341,8 @@ class _Builder:
 def clue_rows(clues: ChaosClues, board: Board, reg: Callable[[int, int], int], first: int) -> list[AuxRows]:
     """The clue families in order: ``chaosequal``, ``chaosapart``, ``chaoscount``, ``chaosrunprev``,
     ``chaosrunsame``, ``chaosrunon``, ``chaosarrow``, ``chaossame``, ``chaosdifferent``,
-    ``chaosamong``, ``chaosnone``, ``chaosdistinct``.
+    ``chaosamong``, ``chaosnone``, ``chaosdistinct``, then the automaton lines' ``chaosnfa``,
+    ``chaosnfain``, ``chaosnfaout``, ``chaosnfaread``.
 
     Parameters
     ----------
@@ -408,7 +418,8 @@ def clue_rows(clues: ChaosClues, board: Board, reg: Callable[[int, int], int], f
             none.row([j + 1, k + 1], 0, [(met[k], 1), *[(reg(c, k), -1) for c in cells]])  # met: some cell in k
         distinct.row([j + 1], 0, [(col, -1) for col in met], [(clue, d, v) for d, v in value])
     return [equal.rows(2), apart.rows(2), count.rows(1), prev.rows(3), on.rows(3), inside.rows(3), arrow.rows(1),
-            same_rows.rows(3), different.rows(2), among.rows(3), none.rows(2), distinct.rows(1)]
+            same_rows.rows(3), different.rows(2), among.rows(3), none.rows(2), distinct.rows(1),
+            *automata_rows(clues.automata, board, reg, base + n * len(clues.distinct))]
 
 
 def clue_tests(clues: ChaosClues, grid: np.ndarray) -> list[tuple[tuple[int, ...], Callable[[np.ndarray], bool], str]]:
@@ -468,7 +479,7 @@ def clue_tests(clues: ChaosClues, grid: np.ndarray) -> list[tuple[tuple[int, ...
             met, undrawn = np.unique(labels[labels > 0]).size, int(np.count_nonzero(labels == 0))
             return met + (undrawn > 0) <= want <= met + undrawn
         tests.append((tuple(cells), distinct, f"distinct-region clue at cell {clue}"))
-    return tests
+    return tests + automata_tests(clues.automata, grid)
 
 
 def clue_violations(clues: ChaosClues, grid: np.ndarray, regions: np.ndarray) -> list[str]:
