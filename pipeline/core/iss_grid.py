@@ -92,7 +92,7 @@ class IssGrid:
                 return r, c
         if CHAOS_CELL.fullmatch(token):   # ISS's chaos construction lane: only chaos clues take it
             raise IssArgError(f"{clip(token)!r} is a chaos construction region cell (CC), which only the chaos "
-                              f"clues (ChaosCount, ChaosArrow, SameValues, AllDifferent, CountDistinct) take")
+                              f"clues (ChaosCount, ChaosArrow, SameValues, AllDifferent, CountDistinct) and NFA take")
         if self.extra and iss_extra_name(token, self.extra) is not None:
             raise IssArgError(f"{clip(token)!r} is an extra cell (ISS Var), not a cell of the "
                               f"{self.rows}x{self.cols} grid, and this constraint takes grid cells only")
