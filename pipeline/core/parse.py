@@ -6,7 +6,9 @@ turns them into a checked :class:`~pipeline.core.puzzle.Puzzle`, so this module 
 Puzzle type (and ``pipeline.core.puzzle`` can re-export these names without an import cycle).
 
 The compact cell alphabet (``.``/``0`` empty, ``1-9``, then ``A-Z`` for 10..35) is decoded in one
-place, :func:`compact_values`, for one line or many lines at once (batch input).
+place, :func:`compact_values`, for one line or many lines at once (batch input). A 16x16 puzzle
+written in the hexadoku alphabet ``0-F`` (``0`` cells, ``.`` or ``-`` empty, no ``G``) is read
+as the values 0..15 when :func:`read_puzzle` is asked to (``alphabet``), its ambiguous kin refused.
 """
 from __future__ import annotations
 
@@ -154,7 +156,7 @@ class PuzzleParts(NamedTuple):
 
 def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, regions: Source | None = None,
                 size: int | None = None, where: str | None = None, size_name: str = "--size",
-                text: str | None = None, rows: list | None = None) -> PuzzleParts:
+                text: str | None = None, rows: list | None = None, alphabet: list | None = None) -> PuzzleParts:
     """Parse any puzzle input into its parts (see :func:`pipeline.core.puzzle.parse_puzzle`).
 
     Parameters
@@ -178,6 +180,12 @@ def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, 
     rows : list, optional
         What ``json.loads(text)`` gave when the caller parsed it already (a ``.json`` file's
         grid as an array of rows): not parsed again.
+    alphabet : list, optional
+        Given, a 16x16 grid written in the hexadoku alphabet ``0-F`` (``0`` a value: it has
+        ``0`` cells, ``.`` or ``-`` cells and no ``G``) is read as the values 0..15: the grid
+        holds the digits 1..16 and the value set ``(0, ..., 15)`` is appended to the list; one
+        whose ``0`` could be either reading is refused (:func:`_zero_based`). Without it ``0``
+        is empty, as ever (a document's givens: its ``"values"`` says the alphabet).
     """
     if not isinstance(source, (str, os.PathLike, np.ndarray, list, tuple, dict)) and hasattr(source, "__array__"):
         source = np.asarray(source)   # a DataFrame, a numpy scalar: the array they hold, not their text
@@ -190,7 +198,7 @@ def read_puzzle(source: Source, *, box: Box = None, variant: str | None = None, 
     else:
         text, read_from = _read_source(source, "puzzle") if text is None else (text, str(source))
         grid = _text_to_grid(text, where or read_from, box, size, size_name, least=least_side(variant, regions is not None),
-                             rows=rows)
+                             rows=rows, alphabet=alphabet)
     n = grid.shape[0]
     if size is not None and size != n:
         raise PuzzleError(f"{where or 'puzzle'}: {size_name} {size} but the grid is {n}x{n}")
@@ -368,7 +376,8 @@ _INTEGER = re.compile(r"\s*[+-]?\d+\s*")
 
 
 def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", strict: bool = True,
-                  expected: str = "a puzzle", least: int = 1, rows: list | None = None) -> np.ndarray:
+                  expected: str = "a puzzle", least: int = 1, rows: list | None = None,
+                  alphabet: list | None = None) -> np.ndarray:
     if (clues := plain_clue_list(text)) is not None:   # [[1, 1, 5], ...] by NumPy: json.loads took 50 bytes a character
         return _clue_list_to_grid(clues, box, size, where)
     matrix_rows = matlab_matrix_rows(text)   # [1 2 3; 2 1 1]
@@ -399,16 +408,16 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
             raise _several_puzzles(where, "a table with a 'puzzle' column")
         if len(compact) > 1 and all(len(row) == len(compact) for row in compact) and \
                 any(len(tok) > 1 for _, line in lines for tok in re.split(r"[|\s]+", line)):
-            return _compact_to_grid("".join(compact), where, box, size, size_name, strict, least)
+            return _compact_to_grid("".join(compact), where, box, size, size_name, strict, least, alphabet)
         if len(compact) == 1 and compact[0].lower() in ("puzzle", "solution", "grid", "givens"):
             # a CSV's header with no row under it (letters are cells of big grids, so only names)
             raise PuzzleError(f"{where}: only a header line ({compact[0]!r}): expected {expected}")
         if len(compact) == 1 and not re.search(r"\s", lines[0][1].replace("|", "")):
-            return _compact_to_grid(compact[0], where, box, size, size_name, strict, least)
+            return _compact_to_grid(compact[0], where, box, size, size_name, strict, least, alphabet)
         if len(compact) == 1:   # one line of groups ("53..7.... 6..195... ..."), or a puzzle and more
             grouped = _one_line_groups(lines[0][1].replace("|", " ").split(), where)
             if grouped is not None:
-                return _compact_to_grid(grouped, where, box, size, size_name, strict, least)
+                return _compact_to_grid(grouped, where, box, size, size_name, strict, least, alphabet)
         if len(compact) > 1 and all(not re.search(r"[|\s]", line) for _, line in lines):
             width = _usual_width([len(text) for text in compact])
             for k, text in zip(numbers, compact):
@@ -451,6 +460,8 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
             unit = "values; expected 3 (row,col,digit)" if clue_list else f"cells; expected {width}"
             raise PuzzleError(f"{where}: line {k} has {len(row)} {unit}")
     side = width if len(rows) == width else 0   # an N x N grid's letters past N are named, not "holds 33"
+    if alphabet is not None and not clue_list and side == _ZERO_BASED_SIDE and (cells := _hex_cells(rows)):
+        return _compact_to_grid(cells, where, box, size, size_name, strict, least, alphabet)   # 0-F, separated
     matrix = token_matrix(rows, clue_list)   # plain numbers by NumPy (a Python call a cell took seconds)
     if matrix is None:   # anything else cell by cell: its value, or the first bad cell's message
         matrix = np.empty((len(rows), width), dtype=np.int64)
@@ -508,6 +519,22 @@ def _is_compact(token: str) -> bool:
     return token.isascii() and bool((_compact_table()[np.frombuffer(token.encode(), dtype=np.uint8)] >= 0).all())
 
 
+_HEX_CELLS = re.compile(r"[0-9A-Fa-f.-]+")
+
+
+def _hex_cells(rows: list[list[str]]) -> str | None:
+    """The cells of a grid of separated cells as one compact line (an empty field ``.``) when
+    every cell is one character of ``0-F``, ``.`` or ``-`` and a letter and a ``0`` are among
+    them: a hexadoku's ``0 A . F`` cells, read as compact cells are (:func:`_zero_based`).
+    None otherwise: in a grid of numbers (``0 5 12``) ``0`` stays empty."""
+    tokens = [t.strip() or "." for row in rows for t in row]
+    if any(len(t) != 1 for t in tokens):
+        return None
+    cells = "".join(tokens)
+    # only 0-F: a 'G' or a letter past it keeps the cell-by-cell reading and its messages
+    return cells if "0" in cells and _HEX_CELLS.fullmatch(cells) and re.search("[A-Fa-f]", cells) else None
+
+
 def _is_puzzle_length(length: int) -> bool:
     """Whether ``length`` cells make a square grid of 4x4 or more."""
     return length >= 16 and math.isqrt(length) ** 2 == length
@@ -539,7 +566,8 @@ def _token_value(tok: str, where: str, k: int, j: int, clue_list: bool, side: in
 
 
 def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name: str = "--size",
-                     strict: bool = True, least: int = 1) -> np.ndarray:
+                     strict: bool = True, least: int = 1, alphabet: list | None = None) -> np.ndarray:
+    """The grid of a compact line; ``alphabet`` (when given) gets the value set of a 0-F grid."""
     n_expected = _box_n(box)
     length = len(s)
     if n_expected is not None and length != n_expected ** 2:
@@ -562,6 +590,12 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
         )
     check_grid_size(n, where)
     values = compact_values([s], n)[0]
+    if alphabet is not None and _zero_based(s, values, n, where):
+        raw = np.frombuffer(s.encode("ascii", "replace"), dtype=np.uint8)
+        values = np.where(values > 0, values + 1, values)   # 1-9A-F: the digits 2..16
+        values[raw == ord("0")] = 1   # the value 0
+        values[raw == ord("-")] = 0   # '-': empty, as '.'
+        alphabet.append(tuple(range(n)))
     bad = np.flatnonzero((values < 0) | (values > n))
     if bad.size and wrong_length:   # not even a grid of its own side: its length is what is wrong
         raise PuzzleError(wrong_length)
@@ -577,6 +611,25 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
             f"a {n}x{n} cell is '.' or '0' (empty) or one of {COMPACT_DIGITS[0]}..{last}{beyond}"
         )
     return values.reshape(n, n)
+
+
+#: The one side whose grids are commonly written in a 0-based alphabet: hexadoku's 0-F.
+_ZERO_BASED_SIDE = 16
+
+
+def _zero_based(s: str, values: np.ndarray, n: int, where: str) -> bool:
+    """Whether the compact 16x16 grid ``s`` (``values``: its 1-based reading) is written in the
+    0-based alphabet ``0-F``: it has ``0`` cells, ``.`` or ``-`` cells for empty and no ``G``.
+    With a ``G`` (or no ``0``) it is ``1-G`` as ever; ``0`` cells, no ``G`` and no ``.`` nor
+    ``-`` are either reading (``0`` empty, or a full 0-F grid): refused, as a guess could lose
+    the ``0`` clues without a word."""
+    if n != _ZERO_BASED_SIDE or "0" not in s or (values >= n).any():
+        return False
+    if "." in s or "-" in s:
+        return True
+    raise PuzzleError(f"{where}: ambiguous {n}x{n} grid: '0' cells but no 'G' and no '.' or '-': write its empty "
+                      f"cells as '.' (digits 1-G: each '0'; digits 0-F: '0' is then a digit), or a full 0-F grid "
+                      f"as a document with \"values\": \"0-15\"")
 
 
 _PANDAS_MISSING = np.frompyfunc(pandas_missing, 1, 1)

@@ -79,16 +79,17 @@ def _read_parts(source, box, variant, regions, size, rules, rules_where: str = "
     # NumPy read from it (its messages still name the file), not scanned again; a .json grid: the
     # rows json.loads read, not parsed again
     file_text, value = read or (None, None)
+    alphabet: list = []   # the value set of a 16x16 grid in 0-F, when it is one
     try:
         if isinstance(value, np.ndarray):
             plain = read_puzzle(value, box=box, variant=variant, regions=regions, size=size, where=str(source))
         else:
             plain = read_puzzle(source, box=box, variant=variant, regions=regions, size=size, text=file_text,
-                                rows=value)
+                                rows=value, alphabet=alphabet)
     except SeveralPuzzles as e:   # standard input's text goes along, for a table of one record
         raise SeveralPuzzles(str(e), stdin_text=stdin_text) from None
     return _Parts(plain.grid, plain.h, plain.w, plain.variant, plain.regions, None,
-                  list(rules) if rules else None, rules_where)
+                  list(rules) if rules else None, rules_where, values=alphabet[0] if alphabet else None)
 
 
 def entry_names(where: str, count: int) -> list[str]:
