@@ -126,7 +126,8 @@ def add_puzzle_args(p: argparse.ArgumentParser, *, positional: bool = True, name
     """
     if positional:
         p.add_argument(name, metavar="PUZZLE", nargs="?", default=DEFAULT_PUZZLE,
-                       help="a compact line of N*N cells (81 for 9x9; '.' or '0' empty, A-Z for 10..35), a grid "
+                       help="a compact line of N*N cells (81 for 9x9; '.' or '0' empty, A-Z for 10..35; a 16x16 "
+                            "in 0-F with '.' or '-' empty reads '0' as the value 0), a grid "
                             "text/CSV file, an N-by-3 row,col,digit CSV, a JSON puzzle document (text or file: "
                             "givens, rules, layout), an f-puzzles link, an ISS (Interactive Sudoku Solver) "
                             "constraint string such as '.Shape~6x6~0-8.~R1C1_0' (text or file), or '-' for stdin "
