@@ -620,11 +620,15 @@ _ZERO_BASED_SIDE = 16
 def _zero_based(s: str, values: np.ndarray, n: int, where: str) -> bool:
     """Whether the compact 16x16 grid ``s`` (``values``: its 1-based reading) is written in the
     0-based alphabet ``0-F``: it has ``0`` cells, ``.`` or ``-`` cells for empty and no ``G``.
-    With a ``G`` (or no ``0``) it is ``1-G`` as ever; ``0`` cells, no ``G`` and no ``.`` nor
-    ``-`` are either reading (``0`` empty, or a full 0-F grid): refused, as a guess could lose
-    the ``0`` clues without a word."""
+    With a ``G``, no ``0``, or two ``0`` in a row or column (the value 0 twice: no 0-F reading)
+    it is ``1-G`` as ever; ``0`` cells, no ``G`` and no ``.`` nor ``-`` are either reading
+    (``0`` empty, or a full 0-F grid): refused, as a guess could lose the ``0`` clues without a
+    word."""
     if n != _ZERO_BASED_SIDE or "0" not in s or (values >= n).any():
         return False
+    zero = (np.frombuffer(s.encode("ascii", "replace"), dtype=np.uint8) == ord("0")).reshape(n, n)
+    if zero.sum(axis=0).max() > 1 or zero.sum(axis=1).max() > 1:
+        return False   # the value 0 twice in a row or column is no 0-F grid: '0' can only be empty
     if "." in s or "-" in s:
         return True
     raise PuzzleError(f"{where}: ambiguous {n}x{n} grid: '0' cells but no 'G' and no '.' or '-': write its empty "

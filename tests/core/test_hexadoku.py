@@ -115,3 +115,15 @@ def test_a_16x16_grid_of_numbers_keeps_0_as_empty():
     digits[:, ::2] = 0
     puzzle = parse_puzzle("\n".join(" ".join(map(str, row)) for row in digits) + "\n")
     assert puzzle.values is None and np.array_equal(puzzle.grid, digits)
+
+
+def test_two_0_in_a_row_are_empty_cells_as_ever():
+    # the value 0 twice in a row is no 0-F grid: '0' can only be empty (an all-'0' grid is empty)
+    assert parse_puzzle("0" * 256).n_clues == 0
+    values = shuffled_sudoku(4, 4, np.random.default_rng(17)) - 1
+    holes = np.zeros((16, 16), dtype=bool)
+    holes[0, :3] = True
+    text = _hex_text(values, holes, "0", lines=False)   # '0' for each hole: row 1 holds two or three
+    text = text[:16] + "." + text[17:] if text[16] != "0" else text[:17] + "." + text[18:]   # a '.' too
+    puzzle = parse_puzzle(text)
+    assert puzzle.values is None and not (puzzle.grid[0, :3]).any()
