@@ -354,7 +354,8 @@ class Chaos(AuxRule):
         Parameters
         ----------
         grid : numpy.ndarray
-            Flat canvas, 0 = empty (a partial grid is not judged: its regions are open).
+            Flat canvas, then any extra cells, 0 = empty (a partial grid is not judged: its regions
+            are open; a clue in an empty extra cell is not judged either).
         board : Board
             The puzzle's board.
 
@@ -364,10 +365,12 @@ class Chaos(AuxRule):
             ``{"message", "cells"}``: one when the grid is full and no division exists.
         """
         n = board.n
-        values = np.asarray(grid, dtype=np.int64).ravel()[: n * n]
+        flat = np.asarray(grid, dtype=np.int64).ravel()
+        values = flat[: n * n]
         if values.size != n * n or not values.all():
             return []
-        tests = [(cells, holds) for cells, holds, _ in clue_tests(self.clues, values)]
+        # the clues read the extra cells after the canvas too (a count's clue in an ISS Var cell)
+        tests = [(cells, holds) for cells, holds, _ in clue_tests(self.clues, flat)]
         try:
             found = find_division(values.reshape(n, n), tests=tests)
         except TimeoutError as e:

@@ -16,6 +16,8 @@ columns they read (docs/conventions.md, "Chaos construction").
 * ``"automata": [{"cells": ["@r2c2", "r2c2", ...], "nfa": "<key>"}]``: automaton lines that read
   region numbers (``@``) as well as digits (ISS ``NFA`` over region cells;
   :mod:`pipeline.core.rules.chaosnfa`).
+
+A clue cell may be an extra cell (ISS ``Var``): its digit is the clue's value.
 """
 from __future__ import annotations
 
@@ -427,31 +429,41 @@ def clue_tests(clues: ChaosClues, grid: np.ndarray) -> list[tuple[tuple[int, ...
     regions: ``holds(regions)`` (0: a cell not drawn yet) is False only when no way of drawing the
     rest keeps the clue, and final once ``cells`` are drawn. A cell not drawn yet will be in a
     region of its own, none drawn so far: a count or an arrow is decided by its first cell's
-    region alone, and a distinct-region clue is bounded before its cells are all drawn.
+    region alone, and a distinct-region clue is bounded before its cells are all drawn. A clue
+    whose cell is empty (an extra cell, ISS ``Var``, not given: 0 or past ``grid``) is not judged.
 
     Parameters
     ----------
     clues : ChaosClues
         The clues.
     grid : numpy.ndarray
-        Flat digits ``1..N``.
+        Flat digits ``1..N``: the canvas, then any extra cells (0 empty).
 
     Returns
     -------
     list of tuple
     """
     tests: list[tuple[tuple[int, ...], Callable[[np.ndarray], bool], str]] = []
-    r_max = np.asarray(grid).size + 1   # region numbers are below it
+    grid = np.asarray(grid, dtype=np.int64).ravel()
+    r_max = grid.size + 1   # region numbers are below it
+
+    def value(clue: int) -> int:   # an extra cell may be past the canvas, or empty
+        return int(grid[clue]) if clue < grid.size else 0
+
     for clue, cells, offset in clues.counts:
+        if not value(clue):
+            continue
         at = np.asarray(cells, dtype=np.int64)
 
-        def count(r: np.ndarray, at: np.ndarray = at, want: int = int(grid[clue]) + offset) -> bool:
+        def count(r: np.ndarray, at: np.ndarray = at, want: int = value(clue) + offset) -> bool:
             return not r[at[0]] or int(np.count_nonzero(r[at] == r[at[0]])) == want
         tests.append(((cells[0],), count, f"count clue at cell {clue}"))
     for clue, arms, offset in clues.arrows:
+        if not value(clue):
+            continue
         active = [np.asarray(arm, dtype=np.int64) for arm in active_arms(arms)]
 
-        def arrow(r: np.ndarray, active: list = active, want: int = int(grid[clue]) + offset) -> bool:
+        def arrow(r: np.ndarray, active: list = active, want: int = value(clue) + offset) -> bool:
             if not r[active[0][0]]:
                 return True
             return 1 + sum(int(np.cumprod(r[arm] == r[arm[0]])[1:].sum()) for arm in active) == want
@@ -472,9 +484,11 @@ def clue_tests(clues: ChaosClues, grid: np.ndarray) -> list[tuple[tuple[int, ...
             return np.unique(drawn).size == drawn.size
         tests.append((tuple(cells), different, "different-region cells"))
     for clue, cells in clues.distinct:
+        if not value(clue):
+            continue
         at = np.asarray(cells, dtype=np.int64)
 
-        def distinct(r: np.ndarray, at: np.ndarray = at, want: int = int(grid[clue])) -> bool:
+        def distinct(r: np.ndarray, at: np.ndarray = at, want: int = value(clue)) -> bool:
             labels = r[at]
             met, undrawn = np.unique(labels[labels > 0]).size, int(np.count_nonzero(labels == 0))
             return met + (undrawn > 0) <= want <= met + undrawn
