@@ -55,7 +55,8 @@ def region_cell(token: str, grid: IssGrid) -> str:
     """
     m = CHAOS_CELL.fullmatch(token)
     if m is None:
-        return grid.cell(token)
+        r, c = grid.rc(token)   # a grid cell id names its region cell; a Var cell has no region
+        return f"r{r + 1}c{c + 1}"
     k = int(m.group(1))
     if not 1 <= k <= grid.n * grid.n:
         raise IssArgError(f"{clip(token)!r} is not a region cell of the {grid.n}x{grid.n} grid")

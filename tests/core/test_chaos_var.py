@@ -7,6 +7,7 @@ clue's digit from the canvas alone. The oracle is ISS's meaning on every tiling 
 clue values those divisions give. ISS's own solver (run under node, 2026-12-07) counted 23
 solutions of each full-grid string below, one per fitting division (it counts divisions; the
 project counts grids with their extra cells): the oracle's division count is checked against it.
+An extra cell has no region, so region cells that name one are refused.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import numpy as np
 import pytest
 
 from pipeline import api
-from pipeline.core.errors import PipelineError
+from pipeline.core.errors import PipelineError, PuzzleError
 from pipeline.core.iss import document_from_iss
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.rules.chaosclues import ChaosClues, clue_tests
@@ -79,6 +80,27 @@ def test_clue_tests_leave_out_a_clue_past_the_grid():
     same, apart = np.array([1, 1] + [2] * 14), np.array([1, 2] + [2] * 14)
     assert [holds(same) for _, holds, _ in kept] == [True, True, False]
     assert [holds(apart) for _, holds, _ in kept] == [False, False, True]
+
+
+@pytest.mark.parametrize("clue", [".ChaosCount~R1C1~0~CC1~VA", ".ChaosArrow~R1C1~0~CC1~VA", ".ChaosCount~VA~0~VA~CC1",
+                                  ".ChaosArrow~VA~0~CC1~-~VA~CC2"])
+def test_a_var_cell_as_a_region_cell_is_refused(clue):
+    # it was read as cell 16's region: rows over another block's columns (no solution, silently)
+    with pytest.raises(PuzzleError, match="'VA' is an extra cell"):
+        document_from_iss(HEAD + clue + GIVENS)
+
+
+@pytest.mark.parametrize("key, value", [
+    ("counts", [{"clue": "r1c1", "cells": ["r1c1", "A"]}]),
+    ("arrows", [{"clue": "A", "arms": [["r1c1", "A"]]}]),
+    ("same", [[["r1c1"], ["A"]]]),
+    ("different", [["r1c1", "A"]]),
+    ("distinct", [{"clue": "A", "cells": ["A", "r1c2"]}]),
+])
+def test_a_document_naming_an_extra_cell_as_a_region_cell_is_refused(key, value):
+    doc = {"size": 4, "variant": "latin", "extra": [{"name": "A", "size": 1}], "rules": [{"rule": "chaos", key: value}]}
+    with pytest.raises(PuzzleError, match=f"chaos.*{key}.*A is an extra cell, which has no region"):
+        parse_puzzle(doc)
 
 
 def _random_string(rng: random.Random) -> str:

@@ -17,7 +17,8 @@ columns they read (docs/conventions.md, "Chaos construction").
   region numbers (``@``) as well as digits (ISS ``NFA`` over region cells;
   :mod:`pipeline.core.rules.chaosnfa`).
 
-A clue cell may be an extra cell (ISS ``Var``): its digit is the clue's value.
+A clue cell may be an extra cell (ISS ``Var``): its digit is the clue's value. The cells whose
+regions a clue reads are grid cells (an extra cell has none).
 """
 from __future__ import annotations
 
@@ -83,6 +84,16 @@ def _clue_item(item: Any, keys: set[str], where: str) -> dict:
     return item
 
 
+def _regions(cells: Any, board: Board, where: str, at_least: int = 1) -> tuple[int, ...]:
+    """Cells whose regions a clue reads: grid cells only (an extra cell has no region)."""
+    parsed = tuple(int(c) for c in parse_cells(cells, board, where, at_least=at_least))
+    off = [c for c in parsed if c >= board.n_cells]
+    if off:
+        raise PuzzleError(f"{where}: {cell_name(off[0], board)} is an extra cell, which has no region "
+                          "(the clue's region cells must be cells of the grid)")
+    return parsed
+
+
 def parse_clues(data: dict, board: Board, where: str) -> ChaosClues:
     """The region clues of a ``chaos`` entry (its optional keys :data:`KEYS`).
 
@@ -103,30 +114,29 @@ def parse_clues(data: dict, board: Board, where: str) -> ChaosClues:
     for i, item in enumerate(_list(optional_field(data, "counts", []), "counts", where)):
         at = f"{where} counts[{i}]"
         item = _clue_item(item, {"clue", "cells", "offset"}, at)
-        cells = parse_cells(item.get("cells"), board, at)
-        counts.append((parse_cell(item["clue"], board, at), tuple(int(c) for c in cells), _offset(item, at)))
+        cells = _regions(item.get("cells"), board, at)
+        counts.append((parse_cell(item["clue"], board, at), cells, _offset(item, at)))
     for i, item in enumerate(_list(optional_field(data, "arrows", []), "arrows", where)):
         at = f"{where} arrows[{i}]"
         item = _clue_item(item, {"clue", "arms", "offset"}, at)
-        arms = [tuple(int(c) for c in parse_cells(arm, board, at)) for arm in _list(item.get("arms"), "arms", at)]
+        arms = [_regions(arm, board, at) for arm in _list(item.get("arms"), "arms", at)]
         if not arms or len({arm[0] for arm in arms}) != 1:
             raise PuzzleError(f"{at}: 'arms' must be a non-empty list of cell lists starting at the same cell")
         arrows.append((parse_cell(item["clue"], board, at), tuple(arms), _offset(item, at)))
     for i, groups in enumerate(_list(optional_field(data, "same", []), "same", where)):
         at = f"{where} same[{i}]"
-        parsed = [tuple(int(c) for c in parse_cells(g, board, at)) for g in _list(groups, "same", at)]
+        parsed = [_regions(g, board, at) for g in _list(groups, "same", at)]
         if len(parsed) < 2 or len({len(g) for g in parsed}) != 1:
             raise PuzzleError(f"{at}: two or more groups of cells of one size")
         same.append(tuple(parsed))
     for i, cells in enumerate(_list(optional_field(data, "different", []), "different", where)):
         at = f"{where} different[{i}]"
-        different.append(tuple(int(c) for c in parse_cells(cells, board, at, at_least=2)))
+        different.append(_regions(cells, board, at, at_least=2))
     distinct = []
     for i, item in enumerate(_list(optional_field(data, "distinct", []), "distinct", where)):
         at = f"{where} distinct[{i}]"
         item = _clue_item(item, {"clue", "cells"}, at)
-        cells = parse_cells(item.get("cells"), board, at)
-        distinct.append((parse_cell(item["clue"], board, at), tuple(int(c) for c in cells)))
+        distinct.append((parse_cell(item["clue"], board, at), _regions(item.get("cells"), board, at)))
     clues = ChaosClues(tuple(counts), tuple(arrows), tuple(same), tuple(different), tuple(distinct),
                        parse_automata(data, board, where))
     if clues and board.values:
