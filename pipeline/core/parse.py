@@ -37,6 +37,8 @@ from pipeline.core.cells_text import COMPACT_DIGITS, REGION_ALPHABET   # the com
 # where a source's text comes from lives in source_text; read_source and _path_kind are imported from here too
 from pipeline.core.source_text import MAX_PATH_CHARS as MAX_PATH_CHARS, _path_kind as _path_kind, _read_source
 from pipeline.core.source_text import read_source as read_source
+from pipeline.core.hexadoku import (AMBIGUOUS, ONE_TO_G, ZERO_BASED_SIDE, ambiguous_message, zero_based_digits,
+                                    zero_based_kinds)
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
 from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, too_much
 from pipeline.core.fpuzzles import looks_like_fpuzzles
@@ -240,7 +242,8 @@ def literal_text(text: str) -> str:
 
 
 def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
-               size_from: str | None = None, drawn: list | None = None, least: int = 1) -> np.ndarray:
+               size_from: str | None = None, drawn: list | None = None, least: int = 1,
+               alphabet: list | None = None) -> np.ndarray:
     """Read a grid (any form :func:`~pipeline.core.puzzle.parse_puzzle` takes) without checking the rules.
 
     Used to read a claimed solution, whose rule violations are a verdict, not a parse error.
@@ -263,6 +266,11 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
     least : int
         The variant's least side: a compact grid below it is returned with its bad characters, for
         the size check to refuse it by its size.
+    alphabet : list, optional
+        As :func:`read_puzzle`'s: a 16x16 grid in ``0-F`` gets the value set 0..15 appended (its
+        digits 1..16 returned); an :class:`~pipeline.core.hexadoku.Alphabet` with ``answer``
+        reads a grid of either reading (no ``.`` nor ``-``) as ``0-F``, an answer having no
+        empty cells. Without it ``0`` is empty, as ever.
     """
     if not isinstance(source, (str, os.PathLike, np.ndarray, list, tuple, dict)) and hasattr(source, "__array__"):
         source = np.asarray(source)   # a DataFrame: the array it holds, not its printed text (as read_puzzle)
@@ -290,7 +298,7 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
         raise PuzzleError(f"{where}: a puzzle document (JSON, f-puzzles or ISS) where a grid was expected: a grid is "
                           "its cells alone (one line, rows of cells, or CSV)")
     grid = _text_to_grid(text, where, box, size, size_from or "the puzzle", strict=size_from is not None,
-                         expected="a grid", least=least)
+                         expected="a grid", least=least, alphabet=alphabet)
     if size_from is not None and grid.shape[0] != size:   # any form (rows of cells, CSV), as parse_puzzle
         raise PuzzleError(f"{where}: {size_from} {size} but the grid is {grid.shape[0]}x{grid.shape[1]}")
     if drawn is not None:
@@ -460,7 +468,7 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
             unit = "values; expected 3 (row,col,digit)" if clue_list else f"cells; expected {width}"
             raise PuzzleError(f"{where}: line {k} has {len(row)} {unit}")
     side = width if len(rows) == width else 0   # an N x N grid's letters past N are named, not "holds 33"
-    if alphabet is not None and not clue_list and side == _ZERO_BASED_SIDE and (cells := _hex_cells(rows)):
+    if alphabet is not None and not clue_list and side == ZERO_BASED_SIDE and (cells := _hex_cells(rows)):
         return _compact_to_grid(cells, where, box, size, size_name, strict, least, alphabet)   # 0-F, separated
     matrix = token_matrix(rows, clue_list)   # plain numbers by NumPy (a Python call a cell took seconds)
     if matrix is None:   # anything else cell by cell: its value, or the first bad cell's message
@@ -590,12 +598,8 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
         )
     check_grid_size(n, where)
     values = compact_values([s], n)[0]
-    if alphabet is not None and _zero_based(s, values, n, where):
-        raw = np.frombuffer(s.encode("ascii", "replace"), dtype=np.uint8)
-        values = np.where(values > 0, values + 1, values)   # 1-9A-F: the digits 2..16
-        values[raw == ord("0")] = 1   # the value 0
-        values[raw == ord("-")] = 0   # '-': empty, as '.'
-        alphabet.append(tuple(range(n)))
+    if alphabet is not None and n == ZERO_BASED_SIDE and "0" in s:
+        values = _zero_based(s, values, where, alphabet)
     bad = np.flatnonzero((values < 0) | (values > n))
     if bad.size and wrong_length:   # not even a grid of its own side: its length is what is wrong
         raise PuzzleError(wrong_length)
@@ -613,27 +617,20 @@ def _compact_to_grid(s: str, where: str, box, size: int | None = None, size_name
     return values.reshape(n, n)
 
 
-#: The one side whose grids are commonly written in a 0-based alphabet: hexadoku's 0-F.
-_ZERO_BASED_SIDE = 16
-
-
-def _zero_based(s: str, values: np.ndarray, n: int, where: str) -> bool:
-    """Whether the compact 16x16 grid ``s`` (``values``: its 1-based reading) is written in the
-    0-based alphabet ``0-F``: it has ``0`` cells, ``.`` or ``-`` cells for empty and no ``G``.
-    With a ``G``, no ``0``, or two ``0`` in a row or column (the value 0 twice: no 0-F reading)
-    it is ``1-G`` as ever; ``0`` cells, no ``G`` and no ``.`` nor ``-`` are either reading
-    (``0`` empty, or a full 0-F grid): refused, as a guess could lose the ``0`` clues without a
-    word."""
-    if n != _ZERO_BASED_SIDE or "0" not in s or (values >= n).any():
-        return False
-    zero = (np.frombuffer(s.encode("ascii", "replace"), dtype=np.uint8) == ord("0")).reshape(n, n)
-    if zero.sum(axis=0).max() > 1 or zero.sum(axis=1).max() > 1:
-        return False   # the value 0 twice in a row or column is no 0-F grid: '0' can only be empty
-    if "." in s or "-" in s:
-        return True
-    raise PuzzleError(f"{where}: ambiguous {n}x{n} grid: '0' cells but no 'G' and no '.' or '-': write its empty "
-                      f"cells as '.' (digits 1-G: each '0'; digits 0-F: '0' is then a digit), or a full 0-F grid "
-                      f"as a document with \"values\": \"0-15\"")
+def _zero_based(s: str, values: np.ndarray, where: str, alphabet: list) -> np.ndarray:
+    """The cells of the compact 16x16 grid ``s`` (``values``: its ``1-G`` reading) by the one rule
+    of :mod:`pipeline.core.hexadoku`: ``0-F`` gives its digits and appends the value set 0..15 to
+    ``alphabet``; ``1-G`` keeps ``values``; either reading is refused, as a guess could lose the
+    ``0`` clues without a word (a claimed answer's, :class:`~pipeline.core.hexadoku.Alphabet`,
+    is ``0-F``: an answer has no empty cells)."""
+    raw = np.frombuffer(s.encode("ascii", "replace"), dtype=np.uint8)
+    kind = zero_based_kinds(raw[None], values[None], getattr(alphabet, "answer", False))[0]
+    if kind == AMBIGUOUS:
+        raise PuzzleError(ambiguous_message(where))
+    if kind == ONE_TO_G:
+        return values
+    alphabet.append(tuple(range(ZERO_BASED_SIDE)))
+    return zero_based_digits(raw, values)
 
 
 _PANDAS_MISSING = np.frompyfunc(pandas_missing, 1, 1)

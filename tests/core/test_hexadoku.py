@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from oracles import shuffled_sudoku
 from pipeline.core.errors import PuzzleError
-from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.hexadoku import Alphabet
+from pipeline.core.puzzle import parse_grid, parse_puzzle
 
 HEX = "0123456789ABCDEF"   # the value v written as HEX[v], independently of the reader
 
@@ -127,3 +128,16 @@ def test_two_0_in_a_row_are_empty_cells_as_ever():
     text = text[:16] + "." + text[17:] if text[16] != "0" else text[:17] + "." + text[18:]   # a '.' too
     puzzle = parse_puzzle(text)
     assert puzzle.values is None and not (puzzle.grid[0, :3]).any()
+
+
+def test_a_full_0_to_F_answer_reads_as_0_to_F_only_when_asked():
+    # an answer has no empty cells: the ambiguous kind is 0-F there (verify), refused for a puzzle,
+    # and parse_grid without an alphabet reads '0' as empty as ever
+    values = shuffled_sudoku(4, 4, np.random.default_rng(19)) - 1
+    text = _hex_text(values, np.zeros((16, 16), dtype=bool), ".", lines=False)
+    assert (parse_grid(text) == 0).sum() == 16
+    alphabet = Alphabet(answer=True)
+    grid = parse_grid(text, alphabet=alphabet)
+    assert alphabet == [tuple(range(16))] and np.array_equal(grid, values + 1)
+    with pytest.raises(PuzzleError, match="ambiguous 16x16 grid"):
+        parse_grid(text, alphabet=[])
