@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from pipeline.core.hexadoku import ONE_TO_G, ZERO_BASED_SIDE, zero_based_kinds
 from pipeline.core.parse import COMPACT_DIGITS, compact_values
 from pipeline.core.propagate import MAX_BITS_N
 from pipeline.core.puzzle import Puzzle, grid_to_string
@@ -113,7 +114,10 @@ def fast_grids(texts: list[str], n: int) -> tuple[np.ndarray, np.ndarray]:
     """Compact records of length N*N -> ``(P, N*N)`` grids and a mask of the well-formed ones.
 
     A row that is not well formed (a character outside the alphabet or a digit above N) is all
-    zeros in ``grids``, so that later bulk steps can index tables with it safely.
+    zeros in ``grids``, so that later bulk steps can index tables with it safely. So is a 16x16
+    record that is not ``1-G`` by :func:`pipeline.core.hexadoku.zero_based_kinds` (``0-F``, or
+    either reading), found for all records at once: the general parser reads it as ``solve``
+    does, in the values 0..15, or refuses it by name (bulk would take its ``0`` for empty).
 
     Parameters
     ----------
@@ -130,4 +134,7 @@ def fast_grids(texts: list[str], n: int) -> tuple[np.ndarray, np.ndarray]:
     """
     values = compact_values(texts, n)
     ok = np.asarray(((values >= 0) & (values <= n)).all(axis=1))
+    if n == ZERO_BASED_SIDE and len(texts):   # the lengths were checked: one byte a cell
+        raw = np.frombuffer("".join(texts).encode("ascii", "replace"), dtype=np.uint8).reshape(len(texts), n * n)
+        ok &= zero_based_kinds(raw, values) == ONE_TO_G
     return np.where(ok[:, None], values, 0), ok
