@@ -49,3 +49,35 @@ def test_solve_refuses_an_ambiguous_file(data_dir, tmp_path):
     code, out, err = _run("solve", path)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "ambiguous 16x16 grid" in err and "Traceback" not in err
+
+
+def test_verify_reads_a_full_0_to_F_answer_in_0_to_F(data_dir, tmp_path):
+    # no --puzzle: a full grid, '0' once a row and a column, no 'G': an answer has no empty cells,
+    # so it is a 0-F answer (it was read as 1-G with its 16 '0' cells empty: "16 cells are empty")
+    _, solution = _first_16x16(data_dir)
+    answer = solution.translate(str.maketrans(ONE_TO_G, ZERO_TO_F))
+    path = tmp_path / "answer.txt"
+    for text in (answer, "\n".join(" ".join(answer[k:k + 16]) for k in range(0, 256, 16))):
+        path.write_text(text + "\n")
+        code, out, err = _run("verify", path)
+        assert (code, err) == (0, ""), out
+        assert out.startswith("ok: valid classic 16x16 grid")
+    total = int(answer[0], 16) + int(answer[1], 16)   # a --rule speaks values, as solve reads it
+    cage = '{"rule": "cage", "cells": ["R1C1", "R1C2"], "sum": %d}'
+    assert _run("verify", path, "--rule", cage % total)[0] == 0
+    assert _run("verify", path, "--rule", cage % (total + 2))[0] == 1
+    swapped = answer[0] + answer[2] + answer[1] + answer[3:]   # r1c2 and r1c3 exchanged: columns break
+    path.write_text(swapped + "\n")
+    code, out, err = _run("verify", path)
+    assert code == 1 and "empty" not in out
+    assert f"column 2 has value {int(answer[2], 16)} twice" in out
+
+
+def test_verify_keeps_1_to_G_and_its_messages(data_dir, tmp_path):
+    _, solution = _first_16x16(data_dir)
+    path = tmp_path / "answer.txt"
+    path.write_text(solution + "\n")
+    assert _run("verify", path)[0] == 0
+    path.write_text("0" + solution[1:] + "\n")   # a 'G' in it: 1-G, '0' an empty cell as ever
+    code, out, _ = _run("verify", path)
+    assert code == 1 and out == "invalid: cell (1, 1) is empty\n"

@@ -10,7 +10,8 @@ import numpy as np
 from pipeline.cli.args import add_puzzle_args, puzzle_from_args
 from pipeline.core.errors import PuzzleError
 from pipeline.core.claimed import read_claimed_grid
-from pipeline.core.puzzle import parse_grid, parse_puzzle
+from pipeline.core.hexadoku import Alphabet
+from pipeline.core.puzzle import parse_grid, parse_puzzle, with_rules
 from pipeline.core.variants import least_side
 from pipeline.core.verify import grid_violations, verify_grid
 from pipeline.solvers.extra_cells import judged_with_extra_cells
@@ -30,10 +31,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
         # as solve prints it: in the puzzle's values, its extra cells after the grid ("S: 1 2 3")
         grid, extra_cells = read_claimed_grid(args.grid, puzzle, box=args.box)
     else:  # the rules alone: the grid's own shape, no clues
+        # a full 16x16 grid in 0-F ('0' once a row and a column, no 'G'): an answer has no empty cells
+        alphabet = Alphabet(answer=True)
         try:
             # a grid below the variant's least side is refused by its size (below), not by a digit past it
             grid = parse_grid(args.grid, box=args.box, size=args.size, size_from=None if args.size is None else "--size",
-                              drawn=drawn, least=least_side(args.variant, args.regions is not None))
+                              drawn=drawn, least=least_side(args.variant, args.regions is not None), alphabet=alphabet)
         except PuzzleError as e:   # a rectangle or a value set reads only against its puzzle
             if args.size is not None or args.box is not None or _UNREAD.match(str(e)):
                 raise   # a file that was never read has no shape for --puzzle to give
@@ -42,7 +45,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         # --rule applies here too: the rules alone are the variant's units and the named rules
         box = args.box if args.box is not None or not drawn or drawn[0] is None else drawn[0]
         puzzle = parse_puzzle(np.zeros(grid.shape, dtype=np.int64), box=box, variant=args.variant,
-                              regions=args.regions, size=grid.shape[0], rules=args.rules)
+                              regions=args.regions, size=grid.shape[0], rules=None if alphabet else args.rules)
+        if alphabet:   # its values 0..15, as solve reads the 0-F puzzle (a --rule's digits are values too)
+            puzzle = with_rules(puzzle.grid, puzzle.h, puzzle.w, puzzle.variant, puzzle.regions, puzzle.layout,
+                                list(args.rules or []), "--rule", values=alphabet[0])
     verdict = verify_grid(grid, puzzle, extra_cells)   # the first broken rule's message, or the valid one
     violations = [] if verdict else grid_violations(grid, puzzle, extra_cells)   # empty exactly when verdict.ok
     if verdict and puzzle.extra and extra_cells is None:
