@@ -66,12 +66,18 @@ def zero_based_kinds(raw: np.ndarray, values: np.ndarray, answer: bool = False) 
     >>> zero_based_kinds(raw, compact_values(texts, 16)).tolist()
     [1, 0, 0, 2]
     """
-    raw = np.asarray(raw).reshape(len(raw), ZERO_BASED_SIDE, ZERO_BASED_SIDE)
+    raw = np.asarray(raw).reshape(len(raw), ZERO_BASED_SIDE * ZERO_BASED_SIDE)
+    kinds = np.full(len(raw), ONE_TO_G, dtype=np.int8)
     zero = raw == _ZERO
-    twice = (zero.sum(axis=1).max(axis=1) > 1) | (zero.sum(axis=2).max(axis=1) > 1)
-    candidate = zero.any(axis=(1, 2)) & ~twice & ~(np.asarray(values) >= ZERO_BASED_SIDE).any(axis=1)
-    marked = ((raw == _DOT) | (raw == _DASH)).any(axis=(1, 2))
-    return np.where(candidate, np.where(marked | answer, ZERO_TO_F, AMBIGUOUS), ONE_TO_G).astype(np.int8)
+    some = np.flatnonzero(zero.any(axis=1))   # most records of a data set have no '0' (or '0' for '.')
+    some = some[~(np.asarray(values)[some] >= ZERO_BASED_SIDE).any(axis=1)]
+    side = (len(some), ZERO_BASED_SIDE, ZERO_BASED_SIDE)
+    counted = zero[some].reshape(side).view(np.uint8)   # '0' cells a column (axis 1) and a row (axis 2)
+    twice = ((counted.sum(axis=1, dtype=np.uint8) > 1) | (counted.sum(axis=2, dtype=np.uint8) > 1)).any(axis=1)
+    some = some[~twice]
+    marked = ((raw[some] == _DOT) | (raw[some] == _DASH)).any(axis=1)
+    kinds[some] = np.where(marked | answer, ZERO_TO_F, AMBIGUOUS)
+    return kinds
 
 
 def zero_based_digits(raw: np.ndarray, values: np.ndarray) -> np.ndarray:
