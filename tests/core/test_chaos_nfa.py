@@ -18,7 +18,8 @@ from pipeline.core.build import build_model
 from pipeline.core.iss import document_from_iss
 from pipeline.core.iss_write import iss_from_puzzle
 from pipeline.core.rules.nfa import Nfa, nfa_accepts, nfa_to_iss
-from pipeline.core.verify import verify_grid
+from pipeline.core.errors import PuzzleError
+from pipeline.core.verify import grid_violations, verify_grid
 from pipeline.solvers.base import get_solver
 from test_rule_chaos import DIVISIONS_4, _labels, holds_every_digit, latin_squares
 
@@ -81,3 +82,24 @@ def test_verify_judges_the_line():
     kept = brute_force()
     verdicts = {tuple(g.ravel().tolist()): verify_grid(g, puzzle).ok for g in latin_squares(N) if g[3, 3] == 2}
     assert {g for g, ok in verdicts.items() if ok} == kept and len(verdicts) > len(kept)
+
+
+def test_a_region_step_on_an_extra_cell_is_refused():
+    """An extra cell (ISS ``Var``) has no region: ``@A`` is refused as the other region clues refuse it
+    (it would read another block's columns as its region)."""
+    doc = {"size": 4, "variant": "latin", "extra": [{"name": "A", "size": 1}],
+           "rules": [{"rule": "chaos", "automata": [{"cells": ["@r1c1", "@A"], "nfa": KEY}]}]}
+    with pytest.raises(PuzzleError, match=r"chaos.*automata\[0\].*A is an extra cell, which has no region"):
+        parse_puzzle(doc)
+
+
+def test_verify_judges_the_line_with_extra_cells_beside_the_grid():
+    """The clues are judged on the grid and its extra cells (16 + 9 cells here): the line still
+    reads the grid's digits and regions, as without extra cells."""
+    plain = parse_puzzle(ISS)
+    with_extra = parse_puzzle(".Shape~4x4.NoBoxes.Var~A~~9.ChaosConstruction" + ISS.split("ChaosConstruction", 1)[1])
+    kept = brute_force()
+    for g in latin_squares(N):
+        if g[3, 3] == 2:
+            assert (grid_violations(g, with_extra, extra=np.ones(9, dtype=np.int64)) == []) == (tuple(g.ravel().tolist()) in kept)
+            assert verify_grid(g, plain).ok == (tuple(g.ravel().tolist()) in kept)

@@ -33,7 +33,7 @@ from pipeline.core.glyphs import CHAOS_COLOUR, CHAOS_DISTINCT_COLOUR, CHAOS_SAME
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows
 from pipeline.core.rules.base import Board, cell_name, optional_field, parse_cell, parse_cells
 from pipeline.core.rules.chaosnfa import (automata_blocks, automata_rows, automata_tests, automata_to_dict,
-                                          parse_automata)
+                                          check_region_cells, parse_automata)
 
 __all__ = ["ChaosClues", "relation_glyphs", "relation_legend", "clue_blocks", "clue_rows", "parse_clues", "clues_to_dict", "clue_tests", "clue_violations"]
 
@@ -87,10 +87,7 @@ def _clue_item(item: Any, keys: set[str], where: str) -> dict:
 def _regions(cells: Any, board: Board, where: str, at_least: int = 1) -> tuple[int, ...]:
     """Cells whose regions a clue reads: grid cells only (an extra cell has no region)."""
     parsed = tuple(int(c) for c in parse_cells(cells, board, where, at_least=at_least))
-    off = [c for c in parsed if c >= board.n_cells]
-    if off:
-        raise PuzzleError(f"{where}: {cell_name(off[0], board)} is an extra cell, which has no region "
-                          "(the clue's region cells must be cells of the grid)")
+    check_region_cells(parsed, board, where)
     return parsed
 
 

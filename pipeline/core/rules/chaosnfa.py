@@ -15,6 +15,7 @@ transitions on symbol ``d`` to ``reg[c, d]`` instead of ``x[c, d]``.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
@@ -26,7 +27,7 @@ from pipeline.core.rules.automaton import Automaton
 from pipeline.core.rules.base import Board, cell_name, optional_field, parse_cell
 from pipeline.core.rules.nfa import Nfa, NfaError, nfa_accepts, nfa_from_iss
 
-__all__ = ["RegionLine", "REGION_MARK", "parse_automata", "automata_to_dict", "automata_blocks", "automata_rows",
+__all__ = ["RegionLine", "REGION_MARK", "check_region_cells", "parse_automata", "automata_to_dict", "automata_blocks", "automata_rows",
            "automata_tests", "automata_nonzeros"]
 
 #: A step that reads a cell's region number: ``"@r2c2"``.
@@ -47,9 +48,30 @@ class RegionLine:
     name: str = ""
 
 
+def check_region_cells(cells: tuple[int, ...], board: Board, where: str) -> None:
+    """Refuse an extra cell among cells whose regions a clue reads (an extra cell has none).
+
+    Parameters
+    ----------
+    cells : tuple of int
+        0-based cells (extra cells after the grid's).
+    board : Board
+        The puzzle's board.
+    where : str
+        How the message names the clue.
+    """
+    off = [c for c in cells if c >= board.n_cells]
+    if off:
+        raise PuzzleError(f"{where}: {cell_name(off[0], board)} is an extra cell, which has no region "
+                          "(the clue's region cells must be cells of the grid)")
+
+
 def _step(text: Any, board: Board, where: str) -> tuple[int, bool]:
     region = isinstance(text, str) and text.startswith(REGION_MARK)
-    return parse_cell(text[1:] if region else text, board, where), region
+    cell = parse_cell(text[1:] if region else text, board, where)
+    if region:
+        check_region_cells((cell,), board, where)
+    return cell, region
 
 
 def parse_automata(data: dict, board: Board, where: str) -> tuple[RegionLine, ...]:
@@ -251,10 +273,10 @@ def automata_tests(lines: tuple[RegionLine, ...], grid: np.ndarray) -> list[tupl
     tests: list[tuple[tuple[int, ...], Callable[[np.ndarray], bool], str]] = []
     for j, ln in enumerate(lines, start=1):
         steps = ln.line.steps()
-        v = int(np.sqrt(grid.size))
 
-        def holds(r: np.ndarray, steps: np.ndarray = steps, region: np.ndarray = ln.region, v: int = v,
+        def holds(r: np.ndarray, steps: np.ndarray = steps, region: np.ndarray = ln.region,
                   nfa: Nfa = ln.line.nfa) -> bool:
+            v = math.isqrt(r.size)   # the values 1..N: the regions are the canvas (grid may carry extra cells)
             drawn = np.flatnonzero(r > 0)
             labels, firsts = np.unique(r[drawn], return_index=True)   # the first cell of each region
             rank = np.zeros(int(r.max()) + 1 if r.size else 1, dtype=np.int64)
