@@ -92,8 +92,7 @@ def test_every_core_subcommand_exists():
 
 def test_top_level_help_subprocess():
     code, out, err = run("--help")
-    assert code == 0 and err == ""
-    assert out.startswith("usage: sudoku-pipeline")
+    assert code == 0 and err == "" and out.startswith("usage: sudoku-pipeline")
     for name in CORE_COMMANDS:
         assert name in out
 
@@ -579,7 +578,8 @@ def test_count_time_limit_stop_is_said_as_solve_says_it(capsys):
     assert re.fullmatch(r"no solution: not started: the time limit of 0\.001 s is too short \(building the 25x25 "
                         r"model alone takes about \d+(\.\d)? m?s here: 62,500 nonzeros\)\n", err), err
     solve_code, solve_out, solve_err = call(capsys, "solve", empty, "--solver", "highs", "--time-limit", "0.001")
-    assert solve_code == code and err.startswith(solve_err.strip())
+    same = re.compile(r"about \d+(\.\d)? m?s").sub   # each command times this machine's build anew: not compared
+    assert solve_code == code and same("about", err).startswith(same("about", solve_err).strip())
     code, out, _ = call(capsys, "count", empty, "--solver", "highs", "--time-limit", "0.001", "--format", "json")
     answer = json.loads(out)
     assert code == 1 and (answer["count"], answer["status"], answer["complete"], answer["time_limit"]) == \
