@@ -25,7 +25,8 @@ from pipeline.tools.draw import draw_grid, load_matplotlib
 from pipeline.core.errors import PipelineError
 from pipeline.core.document import rule_entries_text
 from pipeline.core.parse import looks_like_document
-from pipeline.core.puzzle import parse_grid, parse_puzzle
+from pipeline.core.claimed import read_claimed_grid
+from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.variants import VARIANT_TABLE
 
 SLOWEST = 5
@@ -185,7 +186,10 @@ def _slowest(df: pd.DataFrame) -> str:
                 rules = None
             puzzle = parse_puzzle(row["puzzle"], variant=row["variant"], regions=regions,
                                   rules=rule_entries_text(rules), rules_where="rules")
-            grid = parse_grid(row["solution"]) if isinstance(row["solution"], str) and row["solution"] else None
+            # batch writes the answer as solve prints it, in the puzzle's values (a 0-F record's in
+            # 0-F, a "values": "0-8" document's 0..8): read it so, as verify and draw do, not as 1..N
+            solution = row["solution"] if isinstance(row["solution"], str) and row["solution"] else None
+            grid = None if solution is None else read_claimed_grid(solution, puzzle)[0]
             fig = draw_grid(puzzle, grid, inches=2.6)
             picture = _svg(fig)
         except PipelineError as e:

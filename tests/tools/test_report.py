@@ -223,3 +223,35 @@ def test_a_run_stopped_before_its_first_chunk_gets_a_page_with_its_note(tmp_path
     (tmp_path / "empty").mkdir()   # without a run record an empty directory is still no output
     with pytest.raises(PipelineError, match="is not a batch output"):
         read_output(tmp_path / "empty")
+
+
+def test_the_slowest_drawings_read_each_answer_in_its_puzzle_values(tmp_path, data_dir, monkeypatch):
+    """batch writes an answer in its puzzle's values (a 0-F record's in 0-F, a ``"values": "0-3"``
+    document's 0..3); the page's drawings read it so, as verify and draw do. It read each as 1..N:
+    a 0-F answer's '0' cells empty and every other cell one digit too high, the 0..3 grid likewise."""
+    import csv
+    import json
+
+    import pipeline.tools.report as report
+    with open(data_dir / "sets" / "16x16_classic.ref.csv", newline="") as f:
+        ref = next(r for r in csv.DictReader(f) if r["n_solutions_capped"] == "1")
+    hexadoku = ref["puzzle"].translate(str.maketrans("123456789ABCDEFG", "0123456789ABCDEF"))
+    values = json.dumps({"size": 4, "values": "0-3", "givens": "0..............."})
+    classic = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join((hexadoku, values, classic)) + "\n")
+    assert main(["batch", str(src), str(tmp_path / "out"), "--workers", "1"]) == 0
+    answer = dict(pd.read_parquet(tmp_path / "out")[["puzzle", "solution"]].to_numpy())
+    assert "0" in answer[hexadoku] and "G" not in answer[hexadoku]   # written in 0-F
+    expected = {16: [int(c, 36) for c in ref["solution"]],          # the reference, 1-G: digits 1..16
+                4: [int(c) + 1 for c in answer[values]],            # values 0..3: digits 1..4
+                9: [int(c) for c in answer[classic]]}               # 1..9 as ever
+    drawn = []
+    draw = report.draw_grid
+    monkeypatch.setattr(report, "draw_grid", lambda puzzle, grid, **kw: drawn.append(grid) or draw(puzzle, grid, **kw))
+    page = tmp_path / "r.html"
+    assert main(["report", str(tmp_path / "out"), "--to", str(page)]) == 0
+    assert "not drawn" not in page.read_text()
+    assert sorted(grid.shape[0] for grid in drawn) == [4, 9, 16]
+    for grid in drawn:
+        assert grid.ravel().tolist() == expected[grid.shape[0]], grid.shape
