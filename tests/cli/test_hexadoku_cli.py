@@ -81,3 +81,34 @@ def test_verify_keeps_1_to_G_and_its_messages(data_dir, tmp_path):
     path.write_text("0" + solution[1:] + "\n")   # a 'G' in it: 1-G, '0' an empty cell as ever
     code, out, _ = _run("verify", path)
     assert code == 1 and out == "invalid: cell (1, 1) is empty\n"
+
+
+def test_draw_shows_a_0_to_F_answer_in_its_puzzle_values(data_dir, tmp_path, monkeypatch, capsys):
+    # draw --grid reads the answer as verify --puzzle does, in the 0-F puzzle's values 0..15: its
+    # '0' cells are the value 0 (drawn "0"), not empty, in each form solve prints it
+    import pipeline.cli.commands.draw as draw_module
+    from pipeline.cli.main import main
+    puzzle, solution = _first_16x16(data_dir)
+    shift = str.maketrans(ONE_TO_G, ZERO_TO_F)
+    text, answer = puzzle.translate(shift), solution.translate(shift)
+    (tmp_path / "p.txt").write_text(text + "\n")
+    drawn, real = {}, draw_module.draw_grid
+
+    def spy_on(puzzle, grid=None, **kw):
+        fig = real(puzzle, grid, **kw)
+        drawn.update({c.get_gid(): len(c.get_offsets()) for c in fig.axes[0].collections
+                      if (c.get_gid() or "").startswith("filled-")})
+        return fig
+
+    monkeypatch.setattr(draw_module, "draw_grid", spy_on)
+    zeros = [k for k, ch in enumerate(answer) if ch == "0" and text[k] == "."]   # filled '0' cells
+    assert zeros   # the old reading left them empty
+    for form in ("line", "grid", "json"):
+        capsys.readouterr()
+        assert main(["solve", str(tmp_path / "p.txt"), "--format", form]) == 0
+        (tmp_path / "a.txt").write_text(capsys.readouterr().out)
+        drawn.clear()
+        assert main(["draw", str(tmp_path / "p.txt"), "--grid", str(tmp_path / "a.txt"),
+                     "--to", str(tmp_path / "d.svg")]) == 0
+        assert drawn.get("filled-0") == len(zeros), (form, drawn)
+        assert sum(drawn.values()) == text.count(".") and "filled-16" not in drawn, form
