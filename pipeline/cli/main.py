@@ -80,6 +80,29 @@ def _named_command(argv: list[str]) -> str | None:
     return next((word for word in argv if not word.startswith("-")), None)
 
 
+def _top_level_dashes_dropped(words: list[str], parser: argparse.ArgumentParser) -> list[str]:
+    """``words`` without the ``--`` that ends the top-level options (``sudoku-pipeline -- solve
+    X``: argparse of Python < 3.12 took it for the command, "invalid choice: '--'"). It ends those
+    options only: the command's own words are parsed as the command parses them, so a file whose
+    name begins with ``-`` still needs the command's ``--`` (``solve -- -p.txt``). A word after it
+    that begins with ``-`` is no command: refused in one line (exit 2) rather than read as an option.
+
+    Parameters
+    ----------
+    words : list of str
+        The command line after the program's name.
+    parser : argparse.ArgumentParser
+        The top-level parser, which refuses the option after ``--``.
+    """
+    first = next((i for i, word in enumerate(words) if word == "--" or not word.startswith("-")), None)
+    if first is None or words[first] != "--":
+        return list(words)
+    rest = list(words[:first]) + list(words[first + 1:])
+    if first + 1 < len(words) and words[first + 1].startswith("-"):
+        parser.error(f"argument COMMAND: after '--' comes a command, not {words[first + 1]!r}")
+    return rest
+
+
 #: Exit status after the reader of standard output went away (``| head``): what a shell reports
 #: for a tool killed by SIGPIPE, as ``cat`` or ``yes`` are.
 SIGPIPE_EXIT = 128 + getattr(signal, "SIGPIPE", 13)
@@ -348,7 +371,7 @@ def _run(argv: list[str] | None) -> int:
         # an empty first word ('') names no command: all of them are the choices, as for an unknown
         # word ("" would be build_parser's "none" and the error's list of choices empty)
         parser = build_parser("" if words[:1] == ["--version"] else _named_command(words) or None)
-        args = parser.parse_args(argv)
+        args = parser.parse_args(_top_level_dashes_dropped(words, parser))
         # batch stops its workers itself on Ctrl-C and must not be cut short, and a watchdog
         # thread would keep batch from forking its workers and export from writing its formats
         # side by side (formats.forked): they start it themselves where they do not fork
