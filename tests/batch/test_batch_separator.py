@@ -14,6 +14,7 @@ from batch_helpers import MIXED
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.batch import separator
 from pipeline.batch.records import bad_row_parts, read_records
 from pipeline.batch.separator import SEPARATORS, header_separator
 from pipeline.cli.main import main
@@ -109,3 +110,53 @@ def test_any_separator_reads_back_what_was_written(tmp_path_factory, sep, ids, g
     assert records["id"] == [name.strip() for name in ids]
     assert records["puzzle"] == [MIXED[k % 2] for k in range(len(ids))]
     assert records["variant"] == ["classic"] * len(ids)
+
+
+@pytest.mark.parametrize(
+    ("name", "header", "row", "sep", "other"),
+    [
+        ("in.csv", "puzzle;id", "{p},{k}", ";", ","),
+        ("in.csv", "id,puzzle", "{k};{p}", ",", ";"),
+        ("in.csv.gz", "puzzle,id,variant", "{p}\t{k}\tclassic", ",", "\t"),
+        ("in.tsv", "puzzle\tid", "{p};{k}", "\t", ";"),
+    ],
+)
+def test_a_header_and_rows_of_two_separators_are_refused_in_one_line(tmp_path, capsys, name, header, row, sep, other):
+    """Each record was an error row (its id read into the puzzle, or the puzzle into the id)."""
+    path = tmp_path / name
+    rows = [row.format(p=MIXED[k % 2], k=k) for k in range(5)]
+    _write(path, "\n".join([header, *rows]) + "\n")
+    width = len(header.split(sep))
+    message = (
+        f"batch: {str(path)!r}: its header {header!r} is split at {sep!r} but its rows at {other!r} (none of its "
+        f"first 5 rows has the header's {width} fields at {sep!r}, 5 have them at {other!r}); write the header "
+        f"and the rows with one separator"
+    )
+    with pytest.raises(PipelineError) as caught:
+        read_records(path)
+    assert str(caught.value) == message
+    assert main(["batch", str(path), str(tmp_path / "out"), "--workers", "1", "--progress", "none"]) == 2
+    assert capsys.readouterr().err == f"error: {message}\n"
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").glob("*.parquet"))
+
+
+def test_rows_of_another_separator_among_rows_that_fit_stay_error_rows(tmp_path):
+    """One row that fits the header's separator: the others are bad rows, each its own error."""
+    path = tmp_path / "in.csv"
+    path.write_text(f"puzzle;id\n{G};1\n{H},2\n{G},3\n")
+    records = read_records(path)
+    assert records["puzzle"][0] == G and records["id"] == ["1", None, None]
+    assert records["puzzle"][1:] == [f"{H},2", f"{G},3"]   # each an error row of its worker
+
+
+def test_only_the_first_rows_decide_the_separator(tmp_path):
+    """Rows past the sample that use another separator are those rows' errors, not a refusal:
+    the check reads the table's first rows only."""
+    path = tmp_path / "in.csv"
+    good = [f"{MIXED[k % 2]};{k}" for k in range(separator._SAMPLE_ROWS)]
+    bad = [f"{MIXED[k % 2]},{k}" for k in range(3 * separator._SAMPLE_ROWS)]
+    path.write_text("\n".join(["puzzle;id", *good, *bad]) + "\n")
+    records = read_records(path)
+    assert len(records["puzzle"]) == 4 * separator._SAMPLE_ROWS
+    assert records["id"][: separator._SAMPLE_ROWS] == [str(k) for k in range(separator._SAMPLE_ROWS)]
+    assert set(records["id"][separator._SAMPLE_ROWS :]) == {None}
