@@ -693,7 +693,8 @@ def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
     return path
 
 
-def read_grid(source: str, puzzle: Puzzle, box: str | None = None, what: str | None = None) -> np.ndarray:
+def read_grid(source: str, puzzle: Puzzle, box: str | None = None, what: str | None = None,
+              reading: list | None = None) -> np.ndarray:
     """A filled-in grid for ``puzzle`` as ``verify`` reads one (:func:`~pipeline.core.claimed.read_claimed_grid`:
     ``solve``'s grid, line or JSON answer, in the puzzle's values; with a layout its whole canvas,
     ``.`` on absent cells), checked to have the puzzle's shape.
@@ -708,6 +709,9 @@ def read_grid(source: str, puzzle: Puzzle, box: str | None = None, what: str | N
         Box shape for reading the grid.
     what : str, optional
         How messages name the grid.
+    reading : list, optional
+        As :func:`~pipeline.core.claimed.read_claimed_grid`'s: gets the puzzle in 0-F when a
+        0-F answer is read for a puzzle read as 1-G (the grid is then in its digits).
 
     Returns
     -------
@@ -720,7 +724,7 @@ def read_grid(source: str, puzzle: Puzzle, box: str | None = None, what: str | N
     """
     what = what or f"--grid {source}"
     try:   # as verify reads it: solve's grid, line or JSON answer, a layout's canvas with its separators
-        grid, _ = read_claimed_grid(source, puzzle, box=box)
+        grid, _ = read_claimed_grid(source, puzzle, box=box, reading=reading)
     except PuzzleError as e:
         raise PipelineError(f"{what}: {str(e).removeprefix(f'{source}: ')}") from None
     if grid.shape != puzzle.grid.shape:

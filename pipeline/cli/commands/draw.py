@@ -96,7 +96,11 @@ def cmd_draw(args: argparse.Namespace) -> int:
     symbols = _symbols(args.symbols, source, puzzle)
     grid = None
     if args.grid:
-        grid = read_grid(args.grid, puzzle, args.box)
+        reading: list = []   # a 1-G puzzle whose answer is in 0-F: drawn in 0-F, as its answer
+        grid = read_grid(args.grid, puzzle, args.box, reading=reading)
+        if reading:
+            puzzle = reading[0]
+            symbols = _symbols(args.symbols, source, puzzle)
     elif args.solution:
         grid = _solution(puzzle, args.time_limit)
         if grid is None:

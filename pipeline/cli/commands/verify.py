@@ -29,7 +29,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.puzzle_opt is not None:
         puzzle = puzzle_from_args(args, args.puzzle_opt)
         # as solve prints it: in the puzzle's values, its extra cells after the grid ("S: 1 2 3")
-        grid, extra_cells = read_claimed_grid(args.grid, puzzle, box=args.box)
+        reading: list = []   # a 1-G puzzle whose answer is in 0-F: the puzzle in 0-F, to name its values
+        grid, extra_cells = read_claimed_grid(args.grid, puzzle, box=args.box, reading=reading)
+        puzzle = reading[0] if reading else puzzle
     else:  # the rules alone: the grid's own shape, no clues
         # a full 16x16 grid in 0-F ('0' once a row and a column, no 'G'): an answer has no empty cells
         alphabet = Alphabet(answer=True)
