@@ -32,7 +32,7 @@ import numpy as np
 
 from formats.files import arrow_target, open_binary, open_text
 
-from pipeline.core.errors import DuplicateKey, PipelineError, clip, json_kind, loads_keys_once
+from pipeline.core.errors import DuplicateKey, PipelineError, clip, json_kind, loads_keys_once, some_of
 from pipeline.core.limits import MAX_BYTES_ENV, memory_limit
 from pipeline.core.textin import BINARY_HEAD, GZIP_MAGIC, MAX_TEXT_BYTES, binary_kind, size_text
 from pipeline.batch.separator import table_separator
@@ -199,7 +199,8 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
         hint = ""
         if names and all(re.fullmatch(r"Unnamed: \d+", name) for name in names):
             hint = "; its first row is the header, and it names no column: name the puzzles' column 'puzzle'"
-        raise PipelineError(f"batch: {str(path)!r} has no 'puzzle' column (columns: {', '.join(names)}){hint}")
+        shown = some_of([clip(name, 40) for name in names], 10)   # a 100,000-column header was a 790 KB line
+        raise PipelineError(f"batch: {str(path)!r} has no 'puzzle' column (columns: {shown}){hint}")
     twice = next((c for c in (*RECORD_COLUMNS, ID_COLUMN) if fmt == "csv" and f"{c}.1" in frame.columns and c in frame.columns), None)
     if twice is not None:   # pandas renames the second 'puzzle' to 'puzzle.1', and the first was read alone
         raise PipelineError(f"batch: {str(path)!r}: column {twice!r} appears twice in the header; name it once")

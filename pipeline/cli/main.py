@@ -18,7 +18,7 @@ import sys
 from pipeline.cli.args import check_ranges, check_stdin_once, explain_compiles
 from pipeline.cli import commands
 from pipeline.core import stops
-from pipeline.core.errors import LONGEST_ECHO, PipelineError, bounded, shortened
+from pipeline.core.errors import LONGEST_ECHO, PipelineError, bounded, escaped_controls, shortened
 from pipeline.core import version
 
 PROG = "sudoku-pipeline"
@@ -401,8 +401,8 @@ def _run(argv: list[str] | None) -> int:
     except PipelineError as e:
         if isinstance(e, OSError) and e.errno == errno.EPIPE and _stdout_reader_gone():
             return SIGPIPE_EXIT   # a write into --to /dev/stdout whose reader left: quietly, as with -
-        # one line whatever it quotes: a line break in a file's name is shown escaped
-        text = bounded(str(_as_typed(e, args))).replace("\r", "\\r").replace("\n", "\\n")
+        # one line whatever it quotes: a line break (or a terminal's escape) in a file's name is shown escaped
+        text = escaped_controls(bounded(str(_as_typed(e, args))))
         _say(f"error: {text}")
         return 2
     except MemoryError:   # past the up-front estimates (an address-space limit, a rule's encoding)
@@ -443,7 +443,7 @@ def _report_bug(command: str | None, error: Exception) -> int:
     except Exception:  # noqa: BLE001 - an exception whose text fails still gets its line
         message = "(its message could not be read)"
     what = type(error).__name__ + (f": {message}" if message else "")
-    text = shortened(bounded(what).replace("\r", "\\r").replace("\n", "\\n"), LONGEST_ECHO)
+    text = shortened(escaped_controls(bounded(what)), LONGEST_ECHO)
     _stdout_reader_gone()
     _say(f"internal error: {command or 'the command'}: {text} (a bug; set {TRACEBACK_VARIABLE}=1 "
          f"to see the traceback)")

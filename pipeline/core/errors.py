@@ -236,6 +236,33 @@ def bounded(text: str, longest: int = LONGEST_ECHO) -> str:
     return re.sub(r"\S{%d,}" % (longest + 1), lambda m: shortened(m.group(), longest), text)
 
 
+#: Characters an error line shows escaped: every one that ``str.splitlines`` breaks a line at
+#: (``\v``, ``\f``, ``\x1c``-``\x1e``, ``\x85``, U+2028, U+2029 besides ``\r`` and ``\n``) and
+#: the other control characters (a terminal's escape ``\x1b`` recolours or moves the cursor).
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def escaped_controls(text: str) -> str:
+    r"""``text`` as one line of printable text: ``\r`` and ``\n`` as ``\\r`` and ``\\n``, other
+    control characters (tab aside) as Python writes them escaped (``\\x0b``, ``\\u2028``).
+
+    Parameters
+    ----------
+    text : str
+        An error message, which may quote bytes of the input (a CSV header's names).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> escaped_controls("a\nb\x0bc\x1b[31m")
+    'a\\nb\\x0bc\\x1b[31m'
+    """
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
 def some_of(names: "list[str]", shown: int = 5) -> str:
     """``names`` for a one-line message: all of them, or the first ``shown`` and how many more.
 

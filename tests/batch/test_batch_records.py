@@ -15,7 +15,30 @@ from hypothesis import strategies as st
 
 from pipeline.batch.records import (RECORD_BYTES, bad_row_parts, detect_input_format, read_records, record_hashes,
                                     records_fingerprint)
+from pipeline.cli.main import main
 from pipeline.core.errors import PipelineError
+
+
+def test_a_header_without_a_puzzle_column_is_named_in_one_short_line(tmp_path, capsys):
+    """A fuzzed CSV of binary junk: its header's names were quoted as they are, with a vertical tab
+    or a terminal's escape (two lines, or recoloured text, on a terminal); and a header of 20,000
+    names was an error line of about 150 KB. Now the first ten names (each cut to 40 characters), how
+    many more, and every control character escaped."""
+    junk = tmp_path / "junk.csv"
+    junk.write_bytes(b'"a\x0bb\x1c\x1b[31mred",' + b"x" * 100 + b"\n1,2\n")
+    with pytest.raises(PipelineError) as caught:
+        read_records(junk)
+    assert str(caught.value) == (f"batch: {str(junk)!r} has no 'puzzle' column "
+                                 f"(columns: a\x0bb\x1c\x1b[31mred, {'x' * 40}...)")
+    assert main(["batch", str(junk), str(tmp_path / "out1"), "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: batch: {str(junk)!r} has no 'puzzle' column (columns: a\\x0bb\\x1c\\x1b[31mred, {'x' * 40}...)\n"
+    wide = tmp_path / "wide.csv"
+    wide.write_text(",".join(f"c{k}" for k in range(20_000)) + "\n" + ",".join("1" * 20_000) + "\n")
+    assert main(["batch", str(wide), str(tmp_path / "out2"), "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"error: batch: {str(wide)!r} has no 'puzzle' column "
+                   f"(columns: {', '.join(f'c{k}' for k in range(10))} and 19990 more)\n")
 
 
 @pytest.mark.parametrize("name", ["e.csv", "e.tsv", "e.csv.gz", "e.txt", "h.csv"])

@@ -42,6 +42,16 @@ def test_a_line_break_in_a_file_name_stays_one_error_line(tmp_path, capsys):
     assert code == 2 and err.count("\n") == 1 and "m\\r\\nx.json" in err, err
 
 
+def test_every_line_breaking_or_control_character_in_a_file_name_is_shown_escaped(tmp_path, capsys):
+    """Only \\r and \\n were escaped: a vertical tab, \\x1c, \\x85 or U+2028 (each a line break
+    to ``str.splitlines``) and a terminal's escape \\x1b went to stderr as they are (a fuzzed
+    CSV header's names did so too)."""
+    missing = tmp_path / "a\x0bb\x1cc\x85d\u2028e\x1b[31mf.sol"
+    code, out, err = call(capsys, "import", missing)
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert "a\\x0bb\\x1cc\\x85d\\u2028e\\x1b[31mf.sol: no such file" in err, err
+
+
 def test_a_missing_answer_file_is_no_such_file_with_or_without_a_manifest(tmp_path, capsys):
     """Without --manifest it said "no manifest given and no manifest.json beside it" instead."""
     missing = tmp_path / "answer.txt"
