@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from pipeline.core.puzzle import Puzzle
     from pipeline.solvers.dfs import ShapeTables
 
-__all__ = ["MIN_RELATED", "MIN_SCORE", "MOST_SUMS", "combined_sum_rows"]
+__all__ = ["MIN_RELATED", "MIN_SCORE", "MOST_SUMS", "Houses", "combined_sum_rows", "combined_sums"]
 
 #: Two sums merge only when at least this many cells of the smaller share a house with the larger
 #: (ISS's ``MIN_OVERLAP_COUNT``): sums far apart bound each other no better together.
@@ -59,34 +59,40 @@ class _Sum:
         self.cells, self.total, self.score, self.own = cells, total, score, own
 
 
-class _Houses:
+class Houses:
     """Each cell's houses (``cell_units``, padded with the house count), and the bounds of ``k``
     distinct values: ``low[k]`` the ``k`` least added up, ``high[k]`` the ``k`` greatest."""
 
-    def __init__(self, units: ShapeTables, values: np.ndarray):
+    def __init__(self, units: ShapeTables, values: np.ndarray) -> None:
         self.of_cell, self.count = units.cell_units, units.units.shape[0]
         ordered = np.sort(values)
         self.low = np.concatenate([[0], np.cumsum(ordered)])
         self.high = np.concatenate([[0], np.cumsum(ordered[::-1])])
 
     def group_sizes(self, cells: np.ndarray) -> np.ndarray:
-        """The sizes of ``cells``' exclusion groups, largest house first: the house that holds most
-        of the cells not yet in a group is the next group (on a union of diagonals, the boxes they
-        fill; each cell joining its own fullest house instead made looser groups, and 'Zero
-        solution: Little Killer' took 371,223 nodes where these take 6,047)."""
+        """The sizes of ``cells``' exclusion groups (:meth:`groups`)."""
+        return np.array([group.size for group in self.groups(cells)], dtype=np.int64)
+
+    def groups(self, cells: np.ndarray) -> list[np.ndarray]:
+        """``cells``' exclusion groups, largest house first: the house that holds most of the cells
+        not yet in a group is the next group (on a union of diagonals, the boxes they fill; each
+        cell joining its own fullest house instead made looser groups, and 'Zero solution: Little
+        Killer' took 371,223 nodes where these take 6,047); cells sharing no house with another
+        free cell are groups of one."""
         houses = self.of_cell[cells]                                     # (cells, width), padded
         free = np.ones(cells.size, dtype=bool)
-        sizes = []
+        out: list[np.ndarray] = []
         while free.any():
             held = np.bincount(houses[free].ravel(), minlength=self.count + 1)
             held[self.count] = 0                                          # the padding holds nothing
             best = int(np.argmax(held))
             if held[best] <= 1:   # no two free cells share a house: the rest are groups of one
-                sizes.extend([1] * int(free.sum()))
+                out.extend(cells[np.flatnonzero(free)][:, None])
                 break
-            sizes.append(int(held[best]))
-            free &= ~(houses == best).any(axis=1)
-        return np.array(sizes, dtype=np.int64)
+            group = free & (houses == best).any(axis=1)
+            out.append(cells[group])
+            free &= ~group
+        return out
 
     def touching(self, cells: np.ndarray) -> np.ndarray:
         """Whether each house holds one of ``cells`` (booleans, one per house and the padding)."""
@@ -96,7 +102,7 @@ class _Houses:
         return out
 
 
-def _scored(cells: np.ndarray, total: int, houses: _Houses, own: bool = False) -> _Sum | None:
+def _scored(cells: np.ndarray, total: int, houses: Houses, own: bool = False) -> _Sum | None:
     """``cells`` adding up to ``total`` as a scored sum; None when its groups cannot make the total
     (the clue's own row says so in the search)."""
     sizes = houses.group_sizes(cells)
@@ -108,7 +114,7 @@ def _scored(cells: np.ndarray, total: int, houses: _Houses, own: bool = False) -
     return _Sum(cells, total, int((sizes * (n - sizes) - dof).sum()), own)
 
 
-def _related(a: np.ndarray, b: np.ndarray, houses: _Houses) -> bool:
+def _related(a: np.ndarray, b: np.ndarray, houses: Houses) -> bool:
     """Cells ``a`` and ``b`` disjoint, and at least :data:`MIN_RELATED` cells of the smaller share
     a house with the larger."""
     small, big = (a, b) if a.size < b.size else (b, a)
@@ -118,7 +124,7 @@ def _related(a: np.ndarray, b: np.ndarray, houses: _Houses) -> bool:
     return int(near.sum()) >= MIN_RELATED
 
 
-def _merged(a: _Sum, b: _Sum, houses: _Houses) -> _Sum | None:
+def _merged(a: _Sum, b: _Sum, houses: Houses) -> _Sum | None:
     """``a`` and ``b`` as one sum when related and better so (ISS's rule), else None."""
     if not _related(a.cells, b.cells, houses):
         return None
@@ -128,10 +134,9 @@ def _merged(a: _Sum, b: _Sum, houses: _Houses) -> _Sum | None:
     return both
 
 
-def combined_sum_rows(puzzle: Puzzle, units: ShapeTables) -> tuple[np.ndarray, ...] | None:
-    """The combined sums of ``puzzle``'s little killers (module docstring), as rule rows in
-    :func:`pipeline.solvers.dfsrules_innies.implied_sum_rows`' form: ``(row, cell, digit, coef)``
-    per term and ``(rhs, is_equal)`` per row; None when no merge is made.
+def combined_sums(puzzle: Puzzle, units: ShapeTables) -> list[tuple[np.ndarray, int]]:
+    """The combined sums of ``puzzle``'s little killers (module docstring): each a union of clues'
+    cells (sorted indices) and the sum of their totals; empty when no merge is made.
 
     Parameters
     ----------
@@ -142,14 +147,14 @@ def combined_sum_rows(puzzle: Puzzle, units: ShapeTables) -> tuple[np.ndarray, .
 
     Returns
     -------
-    tuple of numpy.ndarray or None
+    list of (numpy.ndarray, int)
     """
     n, n_cells = puzzle.n, puzzle.n * puzzle.n
     # both sums of a merge have MIN_RELATED cells or more (the smaller one has): shorter clues never merge
     clues = [rule for rule in puzzle.rules if isinstance(rule, LittleKiller) and len(rule.cell_list) >= MIN_RELATED]
     if len(clues) < 2 or len(clues) > MOST_SUMS or puzzle.n_values != n:
-        return None
-    houses = _Houses(units, np.asarray(puzzle.board.value_of[:n], dtype=np.int64))
+        return []
+    houses = Houses(units, np.asarray(puzzle.board.value_of[:n], dtype=np.int64))
     sums: list[tuple[np.ndarray, int]] = []
     for rule in clues:
         cells = np.unique(np.asarray(rule.cell_list, dtype=np.int64))
@@ -167,12 +172,32 @@ def combined_sum_rows(puzzle: Puzzle, units: ShapeTables) -> tuple[np.ndarray, .
         candidates = [c for c in candidates if all(x is not a and x is not b for x in c[1:])]
         candidates += [(m, best, s) for s in active if (m := _merged(best, s, houses)) is not None]
         active.append(best)
-    made = [s for s in active if not s.own and s.score > MIN_SCORE]
+    return [(s.cells, s.total) for s in active if not s.own and s.score > MIN_SCORE]
+
+
+def combined_sum_rows(puzzle: Puzzle, units: ShapeTables) -> tuple[np.ndarray, ...] | None:
+    """The combined sums of ``puzzle``'s little killers (:func:`combined_sums`), as rule rows in
+    :func:`pipeline.solvers.dfsrules_innies.implied_sum_rows`' form: ``(row, cell, digit, coef)``
+    per term and ``(rhs, is_equal)`` per row; None when no merge is made.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The puzzle: its little killers over grid cells, its values.
+    units : ShapeTables
+        Its shape's houses (every unit holds each value once).
+
+    Returns
+    -------
+    tuple of numpy.ndarray or None
+    """
+    made = combined_sums(puzzle, units)
     if not made:
         return None
-    sizes = np.array([s.cells.size for s in made])
-    row_of, cell = np.repeat(np.arange(len(made)), sizes), np.concatenate([s.cells for s in made])
+    n = puzzle.n
+    sizes = np.array([cells.size for cells, _ in made])
+    row_of, cell = np.repeat(np.arange(len(made)), sizes), np.concatenate([cells for cells, _ in made])
     digit = np.tile(np.arange(n, dtype=np.int64), row_of.size)
     coef = np.tile(np.asarray(puzzle.board.value_of[:n], dtype=np.int64), row_of.size)
     return (np.repeat(row_of, n).astype(np.int64), np.repeat(cell, n).astype(np.int64), digit, coef,
-            np.array([s.total for s in made], dtype=np.int64), np.ones(len(made), dtype=bool))
+            np.array([total for _, total in made], dtype=np.int64), np.ones(len(made), dtype=bool))

@@ -1,6 +1,7 @@
 """The clauses the SAT engine (:mod:`pipeline.solvers.sat`) adds to a shape's unit rows: the
 killer cages' digit combinations, the other rules' rows through their cardinality and
-pseudo-Boolean encodings, and a layout's absent cells fixed false (:func:`rules_beyond_units`)."""
+pseudo-Boolean encodings, the little killers' combined sums (:mod:`pipeline.solvers.sat_combined`),
+and a layout's absent cells fixed false (:func:`rules_beyond_units`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,6 +11,7 @@ from pipeline.core.clauses import encoding_bytes
 from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
 from pipeline.core.clauses_pb import ENGINE_BYTES_PER_TOKEN, EncodingOutlasts, EncodingTooLarge, encode_rows, rule_rows_csr
 from pipeline.core.errors import PipelineError, SolveError
+from pipeline.solvers.sat_combined import combined_sum_clauses
 
 __all__ = ["CAGE_COMBINATIONS", "SETUP_SECONDS_PER_CLAUSE", "SetupOutlasts", "rules_beyond_units"]
 
@@ -105,6 +107,10 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
         except EncodingOutlasts as e:
             raise SetupOutlasts(str(e)) from None
         n_aux = enc.n_aux + (0 if cages is None else cages.n_aux)
+        # the little killers' combined sums by their exclusion groups (their own rows cannot see them)
+        combined, n_combined = combined_sum_clauses(model, top + n_aux, view=view)
+        clauses += combined
+        n_aux += n_combined
     if model.puzzle.layout is not None:
         absent = np.ones(model.convention.n_vars, dtype=bool)
         present = model.present_columns
