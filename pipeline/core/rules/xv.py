@@ -54,13 +54,17 @@ def forbidden_pair_rows(family: str, pairs: np.ndarray, shared: np.ndarray, tabl
     """
     d_up, e_up = np.nonzero(np.triu(table, 1))
     clique = np.flatnonzero(shared)
-    p, k = np.divmod(np.arange(clique.size * d_up.size), max(d_up.size, 1))
-    a, b = pairs[clique[p], 0], pairs[clique[p], 1]
-    d, e = d_up[k], e_up[k]
-    cell = np.stack([a, a, b, b], axis=1).ravel()
-    digit = np.stack([d, e, d, e], axis=1).ravel()
-    main = Rows(family, np.repeat(np.arange(p.size), 4), cell, digit, np.ones(cell.size, dtype=np.int64),
-                np.ones(p.size, dtype=np.int64), "L", np.stack([numbers[clique[p]], d + 1, e + 1], axis=1))
+    # pair slowest, digit pair fastest: repeats and tiles, no division per row (2.9 M rows at 100x100)
+    k, count = d_up.size, clique.size * d_up.size
+    cell = np.empty((clique.size, k, 4), dtype=np.int64)
+    cell[:, :, :2] = pairs[clique, 0][:, None, None]
+    cell[:, :, 2:] = pairs[clique, 1][:, None, None]
+    digit = np.broadcast_to(np.stack([d_up, e_up, d_up, e_up], axis=1).astype(np.int64), (clique.size, k, 4))
+    labels = np.empty((clique.size, k, 3), dtype=np.int64)
+    labels[:, :, 0] = numbers[clique][:, None]
+    labels[:, :, 1], labels[:, :, 2] = d_up + 1, e_up + 1
+    main = Rows(family, np.repeat(np.arange(count), 4), cell.ravel(), digit.ravel(), np.ones(4 * count, dtype=np.int64),
+                np.ones(count, dtype=np.int64), "L", labels.reshape(count, 3))
     d_all, e_all = np.nonzero(table)
     loose = np.flatnonzero(~shared)
     p2, k2 = np.divmod(np.arange(loose.size * d_all.size), max(d_all.size, 1))
