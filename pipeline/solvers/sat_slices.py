@@ -114,14 +114,12 @@ def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | N
     large = _clauses(solver) > LARGE_FORMULA
     if large:
         budget = FIRST_LARGE_SLICE
+    conflict_pace = None   # conflicts per second of the slices so far (with a deadline)
+    first = True
     while True:
         now = time.perf_counter()
         if deadline is not None and now >= deadline:
             return None
-        try:
-            solver.conf_budget(budget)
-        except NotImplementedError:
-            return solver.solve(assumptions=list(assumptions))
         # the time left: this search's own deadline, else the command's --time-limit (whose alarm
         # stops the command once the slice returns)
         between = _FIXED.get()
@@ -129,6 +127,19 @@ def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | N
             left = None
         else:
             left = deadline - now if deadline is not None else command_time_left()
+        if left is not None:
+            # a slice of costly conflicts outlasts a deadline (ISS's "X-Sum", 771,069 clauses: its
+            # first 2,000 conflicts took 3-5 s of a 5 s limit): the first slice measures the pace
+            # on FIRST_LARGE_SLICE conflicts, and each later one fits the time left at that pace
+            if first:
+                budget = min(budget, FIRST_LARGE_SLICE)
+            elif conflict_pace is not None:
+                budget = int(min(budget, max(MIN_CONFLICTS, conflict_pace * left)))
+        first = False
+        try:
+            solver.conf_budget(budget)
+        except NotImplementedError:
+            return solver.solve(assumptions=list(assumptions))
         made = _decisions(solver) if left is not None or large else None
         if made is not None:
             # a slice holds the interpreter, and so the deadline's alarm, until it returns; on an
@@ -138,10 +149,14 @@ def run_sliced(solver: Any, assumptions: Sequence[int] = (), deadline: float | N
                                   int(min(decisions, max(MIN_DECISIONS, pace * left))))
             except NotImplementedError:   # MiniSat: conflicts only
                 made = None
-        conflicts = _stat(solver, "conflicts") if made is not None else None
+        conflicts = _stat(solver, "conflicts") if made is not None or left is not None else None
         result = solver.solve_limited(assumptions=list(assumptions))
         if result is not None:
             return result
+        if left is not None and conflicts is not None:
+            took, met = time.perf_counter() - now, (_stat(solver, "conflicts") or 0) - conflicts
+            if took > 0 and met >= MIN_CONFLICTS:
+                conflict_pace = met / took
         if made is not None:
             took, after = time.perf_counter() - now, _decisions(solver)
             if after is not None and took > 0 and after > made:

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import numpy as np
@@ -453,6 +454,29 @@ def test_slices_of_costly_conflicts_are_cut_by_their_propagations():
     cheap = _Scripted(752_500, 240)
     assert sat_slices.run_sliced(cheap, []) is True
     assert cheap.conflict_budgets == [2_000, 4_000, 8_000, 10_000, 10_000, 10_000] and cheap.decision_budgets == []
+
+
+class _Clocked(_Scripted):
+    """Costly conflicts on a clock of its own: each takes ``seconds_each`` (no real time passes)."""
+
+    def __init__(self, seconds_each):
+        super().__init__(771_069, 2_900)
+        self.now, self.each = 100.0, seconds_each
+
+    def solve_limited(self, assumptions=()):
+        self.now += self.each * self.conflict_budgets[-1]
+        self.conflicts += self.conflict_budgets[-1]
+
+
+def test_a_deadline_is_not_outlasted_by_a_slice_of_costly_conflicts(monkeypatch):
+    """ISS's "X-Sum" (771,069 clauses): its first slice of 2,000 conflicts took 3-5 s on a loaded
+    machine, so ``solve --time-limit 5`` answered after 10.7 s. Under a deadline the first slice is
+    FIRST_LARGE_SLICE conflicts and later ones fit the time left at the pace measured."""
+    costly = _Clocked(seconds_each=0.002)
+    monkeypatch.setattr(sat_slices, "time", types.SimpleNamespace(perf_counter=lambda: costly.now))
+    assert sat_slices.run_sliced(costly, [], deadline=costly.now + 1.0) is None
+    assert costly.conflict_budgets[0] == sat_slices.FIRST_LARGE_SLICE
+    assert costly.now <= 100.0 + 1.0 + 0.002 * sat_slices.MIN_CONFLICTS
 
 
 def test_a_shared_engine_made_under_a_deadline_stops_and_is_not_kept():
