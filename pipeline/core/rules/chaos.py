@@ -16,7 +16,7 @@ from pipeline.core.errors import PuzzleError
 from pipeline.core.glyphs import CHAOS_COLOUR, CHAOS_FILL, Glyph
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import Board, Rows, check_keys
-from pipeline.core.rules.chaosnfa import automata_nonzeros
+from pipeline.core.rules.chaosnfa import automata_glyphs, automata_legend, automata_nonzeros
 from pipeline.core.rules.chaosclues import (KEYS, ChaosClues, active_arms, clue_blocks, clue_rows,
                                             clue_tests, clues_to_dict, parse_clues, relation_glyphs,
                                             relation_legend)
@@ -264,7 +264,8 @@ class Chaos(AuxRule):
         its counted cells outlined unless they are the clue cell and its neighbours (ISS's
         default); ``-1`` on the clue cell of an offset of 1. Same-, different- and
         distinct-region sets as :func:`~pipeline.core.rules.chaosclues.relation_glyphs` marks them
-        (they were once only tallied in the caption).
+        (they were once only tallied in the caption); the automata as
+        :func:`~pipeline.core.rules.chaosnfa.automata_glyphs` draws them (they were once not drawn).
 
         Parameters
         ----------
@@ -293,7 +294,7 @@ class Chaos(AuxRule):
                 out.append(Glyph("cage", tuple(sorted(set(cells)))))
             if offset:
                 out.append(Glyph("mark", (clue,), style="text", label="-1", colour=CHAOS_COLOUR))
-        return out + relation_glyphs(self.clues, n)
+        return out + relation_glyphs(self.clues, n) + automata_glyphs(self.clues.automata, board)
 
     def legend(self, board: Board) -> str:
         """What the drawn region clues mean ("chaos construction" alone hid them; same-, different-
@@ -306,7 +307,7 @@ class Chaos(AuxRule):
             words.append("orange cells: the digit counts the cells around it (or outlined) in its region")
         if any(offset for _, _, offset in (*self.clues.arrows, *self.clues.counts)):
             words.append("-1: the start not counted")
-        words += relation_legend(self.clues, board.cols)
+        words += relation_legend(self.clues, board.cols) + automata_legend(self.clues.automata, board)
         return "; ".join(words)
 
     def cells(self) -> np.ndarray:

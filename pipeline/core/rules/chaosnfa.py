@@ -12,6 +12,9 @@ The rows are the ``automaton`` rule's (:mod:`pipeline.core.rules.automaton`), re
 ``chaosnfa``, ``chaosnfain``, ``chaosnfaout``, ``chaosnfaread``, over the columns
 ``aux_chaosnfa_j_i_p_d_q`` and ``aux_chaosnfastate_j_i_q``; a region step's read row ties the
 transitions on symbol ``d`` to ``reg[c, d]`` instead of ``x[c, d]``.
+
+Pictures draw the lines as the ``automaton`` rule's (:func:`automata_glyphs`: a teal line through
+the cells' centres, ``nfa`` on the first), a region step at its cell, which is ringed.
 """
 from __future__ import annotations
 
@@ -22,16 +25,19 @@ from typing import Any, Callable
 import numpy as np
 
 from pipeline.core.errors import PuzzleError, clip
+from pipeline.core.glyphs import Glyph, numbered, rule_numbers
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows
-from pipeline.core.rules.automaton import Automaton
+from pipeline.core.rules.automaton import AUTOMATON_COLOUR, Automaton
 from pipeline.core.rules.base import Board, cell_name, optional_field, parse_cell
 from pipeline.core.rules.nfa import Nfa, NfaError, nfa_accepts, nfa_from_iss
 
 __all__ = ["RegionLine", "REGION_MARK", "check_region_cells", "parse_automata", "automata_to_dict", "automata_blocks", "automata_rows",
-           "automata_tests", "automata_nonzeros"]
+           "automata_tests", "automata_nonzeros", "automata_glyphs", "automata_legend"]
 
 #: A step that reads a cell's region number: ``"@r2c2"``.
 REGION_MARK = "@"
+#: The glyphs' names (SVG class, matplotlib gid): the lines and labels, the rings on region steps.
+GLYPH_NAME, REGION_GLYPH_NAME = "chaosnfa", "chaosnfa-region"
 #: The row families, in order (the ``automaton`` rule's, renamed).
 FAMILIES = ("chaosnfa", "chaosnfain", "chaosnfaout", "chaosnfaread")
 
@@ -293,3 +299,79 @@ def automata_tests(lines: tuple[RegionLine, ...], grid: np.ndarray) -> list[tupl
         cells = tuple(int(c) for c in steps[(steps >= 0) & ln.region])
         tests.append((cells or (int(steps[steps >= 0][0]),), holds, f"automaton line {j} over regions"))
     return tests
+
+
+def _region_reads(lines: tuple[RegionLine, ...]) -> tuple[np.ndarray, bool]:
+    """The cells whose region numbers the lines read (sorted), and whether a picture rings them:
+    unless every line reads the region of each of its cells (as Thermo Knots' do: rings on all
+    their cells would say nothing the caption cannot)."""
+    read = [np.unique(ln.line.steps()[ln.region]) for ln in lines]
+    cells = np.unique(np.concatenate(read or [np.zeros(0, dtype=np.int64)]))
+    every = all(r.size == np.unique(ln.line.cells()).size for r, ln in zip(read, lines))
+    return cells, bool(cells.size) and not every
+
+
+def automata_glyphs(lines: tuple[RegionLine, ...], board: Board) -> list[Glyph]:
+    """The lines as the ``automaton`` rule draws its own: per segment a line in its colour through
+    the centres of the cells read (a cell read twice in a row, its region then its digit, once; a
+    one-cell segment a disc), ``nfa`` on the first cell (``nfa1``, ``nfa2`` for lines of several
+    names, as automaton rules are numbered); then, unless every line reads the region number of
+    each of its cells, one ring on each cell whose region number a line reads (``@r2c2``).
+    Glyphs alike are given once (lines from one cell: one label there).
+
+    Parameters
+    ----------
+    lines : tuple of RegionLine
+        The lines.
+    board : Board
+        The puzzle's board (unused: the cells are canvas numbers already).
+
+    Returns
+    -------
+    list of Glyph
+        Named :data:`GLYPH_NAME` and :data:`REGION_GLYPH_NAME`.
+    """
+    numbers = rule_numbers([ln.line for ln in lines])
+    out: list[Glyph] = []
+    for ln in lines:
+        first = None
+        for seg in ln.line.segments:
+            cells = tuple(c for i, c in enumerate(seg) if not i or seg[i - 1] != c)
+            if not cells:
+                continue
+            first = cells[0] if first is None else first
+            out.append(Glyph("line", cells, style="line", colour=AUTOMATON_COLOUR, name=GLYPH_NAME) if len(cells) > 1
+                       else Glyph("mark", cells, style="circle", colour=AUTOMATON_COLOUR, name=GLYPH_NAME))
+        if first is not None:
+            label = Glyph("mark", (first,), style="text", label=Automaton.start_label, name=GLYPH_NAME)
+            out.append(numbered(label, numbers.get(id(ln.line))))
+    read, ringed = _region_reads(lines)
+    if ringed:
+        out.append(Glyph("mark", tuple(read.tolist()), style="ring", colour=AUTOMATON_COLOUR, name=REGION_GLYPH_NAME))
+    return list(dict.fromkeys(out))
+
+
+def automata_legend(lines: tuple[RegionLine, ...], board: Board) -> list[str]:
+    """What :func:`automata_glyphs` cannot show, one phrase each: every line label with its
+    automaton's name (``nfa: thermo``, as an ``automaton`` rule's caption says it), then which
+    cells' region numbers the lines read (the ringed ones, or all).
+
+    Parameters
+    ----------
+    lines : tuple of RegionLine
+        The lines.
+    board : Board
+        The puzzle's board.
+
+    Returns
+    -------
+    list of str
+    """
+    numbers = rule_numbers([ln.line for ln in lines])
+    words = [f"{Automaton.start_label}{numbers.get(id(ln.line), '')}: {ln.line.legend(board)}" for ln in lines]
+    read, ringed = _region_reads(lines)
+    if ringed:
+        words.append(f"rings on the {Automaton.start_label} lines: the cells whose region numbers they read")
+    elif read.size:
+        words.append(f"the {Automaton.start_label} lines read each cell's region number")
+    return list(dict.fromkeys(words))
