@@ -272,6 +272,22 @@ def test_a_cluster_that_cannot_load_the_project_mid_run_says_to_install_it(tmp_p
         "command to resume\n")
 
 
+def test_a_worker_failure_quoting_control_characters_is_one_escaped_line(tmp_path, capsys, monkeypatch):
+    """The "a worker failed" line printed the exception's text as it was: a record's or a path's
+    terminal escape (\x1b) or NUL reached stderr raw, where main() escapes every other error line."""
+    import pipeline.cli.commands.batch as batch_command
+
+    def crashed(*args, **kwargs):
+        raise RuntimeError("record '\x1b[2J\x1b[31mred\x00' \x07 broke\x85it\u2028here")
+    monkeypatch.setattr(batch_command, "run_config", crashed)
+    src = tmp_path / "in.txt"
+    src.write_text("1...........3...\n")
+    assert main(["batch", str(src), str(tmp_path / "out"), "--workers", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err == ("error: batch: a worker failed (RuntimeError: record '\\x1b[2J\\x1b[31mred\\x00' \\x07 "
+                   "broke it here); rerun the same command to resume\n"), err
+
+
 @pytest.mark.parametrize("name, noted", [("results.csv", True), ("results.JSONL", True), ("results", False),
                                          ("results.parquet", False), ("results.csv/", False)])
 def test_an_out_named_like_a_file_says_it_is_a_directory_of_parquet(tmp_path, capsys, name, noted):

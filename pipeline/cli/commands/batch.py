@@ -11,7 +11,7 @@ from pipeline.core.clauses import AMO_ENCODINGS
 from pipeline.batch import (DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, PROGRESS_MODES, BatchConfig,
                             run_config)
 from pipeline.batch.text import needs_project_installed, run_failure
-from pipeline.core.errors import PipelineError
+from pipeline.core.errors import PipelineError, escaped_controls
 from pipeline.core.options import float_option
 from pipeline.core.version import DISTRIBUTION, __version__
 from pipeline.core.progress import LOG_SECONDS
@@ -148,7 +148,8 @@ def run_batch_command(args: argparse.Namespace) -> int:
         who = "the Dask cluster failed (its scheduler or a worker went away)" if dask else "a worker failed"
         then = (f"install {DISTRIBUTION} {__version__} where the scheduler and every worker run, then rerun the "
                 f"same command to resume" if needs_project_installed(e) else "rerun the same command to resume")
-        print(f"error: batch: {who} ({run_failure(e)}); {then}", file=sys.stderr)
+        # the exception's text may quote the input (a record, a path): escaped as main() escapes an error line
+        print(f"error: batch: {who} ({escaped_controls(run_failure(e))}); {then}", file=sys.stderr)
         return 1
     counts = ", ".join(f"{k} {v:,}" for k, v in summary.status_counts.items()) or "nothing new"
     state = ("complete" if summary.complete and not summary.interrupted else
