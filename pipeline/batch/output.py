@@ -276,6 +276,12 @@ def _part_identity(path: Path) -> tuple[np.ndarray, dict | None]:
                             f"delete it and rerun to solve its records again") from None
     # a column of another type (a string 'index', an integer 'solution') is no part batch wrote:
     # its indices said "a worker failed (ValueError ...)", its rows broke pandas.read_parquet(OUT)
+    if "index" not in schema.names:   # read(columns=[...]) leaves out a missing column: said "a worker failed (KeyError"
+        raise PipelineError(f"batch: part {path.name} is not a batch part (it has no 'index' column); "
+                            f"delete it and rerun to solve its records again")
+    if table.column("index").null_count:   # its nulls read as -2**63 (another run's part, said so)
+        raise PipelineError(f"batch: part {path.name} is not a batch part (its 'index' column has nulls); "
+                            f"delete it and rerun to solve its records again")
     expected = result_schema()
     wrong = [f"column {field.name!r} is {field.type}, not {expected.field(field.name).type}"
              for field in schema if field.name in expected.names and field.type != expected.field(field.name).type]

@@ -95,6 +95,32 @@ def test_a_part_with_a_column_of_another_type_is_refused_in_one_line(tmp_path, c
                               "delete it and rerun to solve its records again")
 
 
+@pytest.mark.parametrize("change, message", [
+    # a part without 'index' said "a worker failed (KeyError" (exit 1) and report exit 70
+    (lambda table: table.drop_columns(["index"]), "it has no 'index' column"),
+    (lambda table: table.rename_columns(["idx" if n == "index" else n for n in table.column_names]),
+     "it has no 'index' column"),
+    # a null index read as -2**63
+    (lambda table: table.set_column(0, "index", pa.array([None] * len(table), pa.int64())),
+     "its 'index' column has nulls"),
+], ids=["dropped", "renamed", "nulls"])
+def test_a_part_without_a_whole_index_column_is_refused_in_one_line(tmp_path, capsys, change, message):
+    from pipeline.cli.main import main
+
+    src, out = _run(tmp_path, "mine", MIXED[:2], limit=1)
+    path = parts(out)[0]
+    table = pq.read_table(path)
+    assert table.column_names[0] == "index"
+    pq.write_table(change(table).replace_schema_metadata(table.schema.metadata), path)
+    said = (f"part {path.name} is not a batch part ({message}); delete it and rerun to solve its records again")
+    with pytest.raises(PipelineError) as err:
+        run_batch(src, out, workers=1, progress="none")
+    assert str(err.value) == f"batch: {said}"
+    assert main(["report", str(out), "--to", str(tmp_path / "r.html")]) == 2
+    assert capsys.readouterr().err == f"error: report: {said}\n"
+    assert not (tmp_path / "r.html").exists()
+
+
 @pytest.mark.parametrize("meta", ["[1]", '{"fingerprint": "FP", "row_hashes": ["zz"]}'])
 def test_a_part_whose_batch_metadata_is_not_batchs_is_foreign(tmp_path, meta):
     """Metadata that is JSON but not write_part's object said "a worker failed (AttributeError"
