@@ -477,6 +477,12 @@ def remove_orphaned_scratch(directory: str | None = None) -> list[str]:
     return removed
 
 
+def _quiet_distributed_log() -> None:
+    """Run on each worker of a LocalCluster being closed: its ``distributed`` log says nothing
+    below CRITICAL from then on (the scheduler going away first is the shutdown itself)."""
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+
+
 class Dask:
     """Dask distributed: a scheduler address, or a LocalCluster of ``workers`` processes."""
 
@@ -570,6 +576,10 @@ class Dask:
         abort : callable or None
             Unused (no process here to kill).
         """
+        if self.cluster is not None:   # our own workers: their shutdown is ours, not news (a Ctrl-C
+            # printed a worker's 30-line "Failed to communicate with scheduler during heartbeat")
+            with contextlib.suppress(Exception):
+                self.client.run(_quiet_distributed_log)
         with contextlib.suppress(Exception):
             self.client.close()
         self._client_log.setLevel(self._client_level)

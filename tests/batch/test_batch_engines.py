@@ -233,3 +233,36 @@ def test_a_server_that_answers_at_once_but_not_as_dask_gets_the_port_hint(tmp_pa
     assert proc.stderr.endswith("): is it the scheduler's port, not its dashboard's?); nothing was solved\n")
     assert proc.stderr.count("\n") == 1 and "EiB" not in proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_closing_a_local_dask_cluster_quiets_its_workers_first(monkeypatch):
+    """A Ctrl-C of a --engine dask batch printed a worker's 30-line "Failed to communicate with
+    scheduler during heartbeat" traceback (logged at ERROR, which LocalCluster's silence_logs
+    lets through) after the run's own line: the workers' log is quieted before the client and
+    the cluster close, and only for a cluster this run started."""
+    import logging
+
+    calls = []
+
+    class Client:
+        def run(self, fn, *args, **kwargs):
+            calls.append(("run", fn))
+
+        def close(self):
+            calls.append(("close", None))
+
+    class Cluster:
+        def close(self):
+            calls.append(("cluster.close", None))
+
+    for cluster, expected in ((Cluster(), ["run", "close", "cluster.close"]), (None, ["close"])):
+        calls.clear()
+        dask = object.__new__(engines.Dask)
+        dask.client, dask.cluster, dask.scratch = Client(), cluster, None
+        dask._client_log, dask._client_level = logging.getLogger("distributed.client"), logging.NOTSET
+        dask.close(cancel=True)
+        assert [name for name, _ in calls] == expected
+    log = logging.getLogger("distributed")
+    monkeypatch.setattr(log, "level", logging.NOTSET)
+    engines._quiet_distributed_log()
+    assert log.level == logging.CRITICAL
