@@ -34,7 +34,8 @@ from pipeline.batch.output import release_inherited_locks
 from pipeline.batch.progress import init_worker
 from pipeline.batch.worker import count_whole_process
 
-__all__ = ["InProcess", "Processes", "Dask", "SCRATCH_PREFIX", "make_engine", "remove_orphaned_scratch"]
+__all__ = ["InProcess", "Processes", "Dask", "SCRATCH_PREFIX", "local_cluster_options", "make_engine",
+           "remove_orphaned_scratch"]
 
 
 #: What the client alone handles: a worker ignores both, from its start on. A terminal's Ctrl-C
@@ -477,10 +478,28 @@ def remove_orphaned_scratch(directory: str | None = None) -> list[str]:
     return removed
 
 
-def _quiet_distributed_log() -> None:
-    """Run on each worker of a LocalCluster being closed: its ``distributed`` log says nothing
-    below CRITICAL from then on (the scheduler going away first is the shutdown itself)."""
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+def local_cluster_options(workers: int, scratch: str) -> dict:
+    """The options of the LocalCluster a ``--engine dask`` batch without a scheduler starts.
+
+    Its workers log nothing below CRITICAL: their shutdown is this run's own, and a Ctrl-C printed
+    a worker's 30-line "Failed to communicate with scheduler during heartbeat" traceback (logged at
+    ERROR) after the run's line. A record's failure reaches the run through its future (an error
+    row), not through the workers' log. Set once at the start, not asked of the workers on close:
+    a request to a worker that is gone can wait for a connection timeout.
+
+    Parameters
+    ----------
+    workers : int
+        Worker processes (one thread each).
+    scratch : str
+        The workers' local directory (this run's, removed on close).
+
+    Returns
+    -------
+    dict
+    """
+    return {"n_workers": workers, "threads_per_worker": 1, "processes": True, "dashboard_address": None,
+            "silence_logs": logging.CRITICAL, "local_directory": scratch}
 
 
 class Dask:
@@ -520,9 +539,7 @@ class Dask:
                 remove_orphaned_scratch()
                 self.scratch = tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
                 with dask.config.set({"temporary-directory": self.scratch}):   # the scheduler's too
-                    self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                dashboard_address=None, silence_logs=logging.ERROR,
-                                                local_directory=self.scratch)
+                    self.cluster = LocalCluster(**local_cluster_options(workers, self.scratch))
                 self.client = Client(self.cluster)
         self.count = 0
         self.workers = max(1, sum(self.client.nthreads().values()))
@@ -576,10 +593,6 @@ class Dask:
         abort : callable or None
             Unused (no process here to kill).
         """
-        if self.cluster is not None:   # our own workers: their shutdown is ours, not news (a Ctrl-C
-            # printed a worker's 30-line "Failed to communicate with scheduler during heartbeat")
-            with contextlib.suppress(Exception):
-                self.client.run(_quiet_distributed_log)
         with contextlib.suppress(Exception):
             self.client.close()
         self._client_log.setLevel(self._client_level)
