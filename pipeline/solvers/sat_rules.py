@@ -12,6 +12,7 @@ from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
 from pipeline.core.clauses_pb import ENGINE_BYTES_PER_TOKEN, EncodingOutlasts, EncodingTooLarge, encode_rows, rule_rows_csr
 from pipeline.core.errors import PipelineError, SolveError
 from pipeline.solvers.sat_combined import combined_sum_clauses
+from pipeline.solvers.sat_running import RUNNING_SUMS, running_sum_clauses
 
 __all__ = ["CAGE_COMBINATIONS", "SETUP_SECONDS_PER_CLAUSE", "SetupOutlasts", "rules_beyond_units"]
 
@@ -88,11 +89,19 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
         # numpy CSR rows: encoding them never imports scipy (0.13-0.18 s of a killer's process)
         matrix, rhs, sense = rule_rows_csr(model) if view else (rows.csr, rows.rhs, rows.sense)
         var_of_col = model.columns.astype(np.int64) + 1 if view else np.arange(1, matrix.shape[1] + 1)
-        if cages is not None and cages.labels:
-            keep = cages.keep_rows(rule_row_labels(model, view))
+        # the little killers' sums as running sums next (their rows are left out too)
+        running = running_sum_clauses(model, top + (0 if cages is None else cages.n_aux), view=view) \
+            if RUNNING_SUMS else None
+        if (cages is not None and cages.labels) or (running is not None and running.clauses):
+            labels = rule_row_labels(model, view)
+            keep = np.ones(len(labels), dtype=bool)
+            for made in (cages, running):
+                if made is not None:
+                    keep &= made.keep_rows(labels)
             matrix, rhs, sense = matrix.take_rows(keep), rhs[keep], sense[keep]
+        before = (0 if cages is None else cages.n_aux) + (0 if running is None else running.n_aux)
         try:
-            enc = encode_rows(matrix, rhs, sense, var_of_col, top=top + (0 if cages is None else cages.n_aux),
+            enc = encode_rows(matrix, rhs, sense, var_of_col, top=top + before,
                               amo=amo, deadline=deadline, bytes_per_token=ENGINE_BYTES_PER_TOKEN,
                               reserved_bytes=units_need, seconds_per_clause=SETUP_SECONDS_PER_CLAUSE)
         except EncodingOutlasts as e:
@@ -101,12 +110,12 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
             raise EncodingTooLarge(f"solver sat: {str(e).removesuffix(')')}, or another --solver)") from None
         except PipelineError as e:
             raise SolveError(f"solver sat: {e}") from None
-        clauses = [] if cages is None else cages.clauses
+        clauses = ([] if cages is None else cages.clauses) + ([] if running is None else running.clauses)
         try:
             clauses += enc.clauses(deadline)
         except EncodingOutlasts as e:
             raise SetupOutlasts(str(e)) from None
-        n_aux = enc.n_aux + (0 if cages is None else cages.n_aux)
+        n_aux = enc.n_aux + before
         # the little killers' combined sums by their exclusion groups (their own rows cannot see them)
         combined, n_combined = combined_sum_clauses(model, top + n_aux, view=view)
         clauses += combined
