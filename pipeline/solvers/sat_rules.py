@@ -1,6 +1,7 @@
 """The clauses the SAT engine (:mod:`pipeline.solvers.sat`) adds to a shape's unit rows: the
 killer cages' digit combinations, the other rules' rows through their cardinality and
-pseudo-Boolean encodings, the little killers' combined sums (:mod:`pipeline.solvers.sat_combined`),
+pseudo-Boolean encodings (the little killers' and arrows' as running sums,
+:mod:`pipeline.solvers.sat_running`), the little killers' combined sums (:mod:`pipeline.solvers.sat_combined`),
 and a layout's absent cells fixed false (:func:`rules_beyond_units`)."""
 from __future__ import annotations
 
@@ -89,7 +90,7 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
         # numpy CSR rows: encoding them never imports scipy (0.13-0.18 s of a killer's process)
         matrix, rhs, sense = rule_rows_csr(model) if view else (rows.csr, rows.rhs, rows.sense)
         var_of_col = model.columns.astype(np.int64) + 1 if view else np.arange(1, matrix.shape[1] + 1)
-        # the little killers' sums as running sums next (their rows are left out too)
+        # the little killers' and arrows' sums as running sums next (their rows are left out too)
         running = running_sum_clauses(model, top + (0 if cages is None else cages.n_aux), view=view) \
             if RUNNING_SUMS else None
         if (cages is not None and cages.labels) or (running is not None and running.clauses):

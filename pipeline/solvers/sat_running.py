@@ -1,5 +1,5 @@
-"""The little killers' own sums as running sums, for the SAT engine: in place of each clue's
-pseudo-Boolean row, the sum of its first ``i`` cells in the order encoding.
+"""The little killers' and the arrows' sums as running sums, for the SAT engine: in place of each
+clue's pseudo-Boolean row, the sum of its first ``i`` cells in the order encoding.
 
 A little killer's row ``sum_c sum_v v x(c, v) = total`` is a pseudo-Boolean sum over all its
 cells' value variables; its encoding (python-sat's ``best``) cannot know that each cell holds one
@@ -7,44 +7,57 @@ value, so unit propagation learns little from it. Along the diagonal, ``o(i, s)`
 ``i`` cells add up to at least ``s``" (``o(i, s + 1) -> o(i, s)``), and each cell's value moves the
 running sum on::
 
-    o(i - 1, s) and x(c_i, v)  ->  o(i, s + v)        not o(i - 1, s) and x(c_i, v)  ->  not o(i, s + v)
+    o(i - 1, s) and x(c_i, v)  ->  o(i, s + w_i(v))      not o(i - 1, s) and x(c_i, v)  ->  not o(i, s + w_i(v))
 
 with ``s`` only where the sum can still reach the total (the first ``i`` cells add up to at
-least ``total - (k - i) max`` and at most ``total - (k - i) min``), and the last sum the total.
-Unit propagation then keeps every cell's values within the bounds the other cells allow (bounds
-consistency on the sum, as ``dfsrules``' rows have). On ISS's LITTLE_KILLER_SNIPES entries
-(counting to 2, CaDiCaL, the clue rows and houses only, 2026-12-07): #0 6,722 conflicts with the
-PB row, 1,806 with these; #3 40,034 and 8,018; #5 38,562 and 4,788; both encodings together
-were worse than these alone (#5 7,453).
+least the total less the rest's most and at most the total less the rest's least), and the last
+sum the total. Unit propagation then keeps every cell's values within the bounds the other cells
+allow (bounds consistency on the sum, as ``dfsrules``' rows have). On ISS's LITTLE_KILLER_SNIPES
+entries (counting to 2, CaDiCaL, the clue rows and houses only, 2026-12-07): #0 6,722 conflicts
+with the PB row, 1,806 with these; #3 40,034 and 8,018; #5 38,562 and 4,788; both encodings
+together were worse than these alone (#5 7,453).
 
-The clauses encode exactly the clue's row (each cell one value), so no answer changes.
+Any row ``sum_i a_i v(c_i) = total`` runs so (:func:`linear_sums`): each cell adds ``w_i(v) = a_i v``
+less its least, the total is lessened by those leasts. An arrow is ``line - circle = 0`` (the
+circle last, weight -1), a pill arrow ``line - (100 a + 10 b + c) = 0`` (the pill's digits last,
+ones first, weights -1, -10, -100: the running sum's steps of 10 and 100 are steps like any other),
+a double arrow ``line - first - last = 0``. On ISS's arrow entries (counting to 2, CaDiCaL,
+2026-12-07): "Arrow" 2,261 conflicts with the PB rows, 235 with these; "Pill Arrow Sudoku" 4,125
+and 1,611; "Long sums 1" more than 3,000,000 and 61,565 (the table in the commit that added them).
+
+The clauses encode exactly the rows (each cell one value), so no answer changes.
 """
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
 from pipeline.core.build import Model
+from pipeline.core.rules.base import Rule
 from pipeline.core.rules.littlekiller import LittleKiller
+from pipeline.core.rules.sumlines import Arrow, DoubleArrow, PillArrow
 
-__all__ = ["LABEL_PREFIX", "RUNNING_SUMS", "RunningSums", "running_sum_clauses"]
+__all__ = ["KINDS", "RUNNING_SUMS", "RunningSums", "linear_sums", "running_sum_clauses"]
 
-#: Encode the little killers by running sums (False: by their pseudo-Boolean rows, as before).
+#: Encode the little killers and the arrows by running sums (False: by their pseudo-Boolean rows, as before).
 RUNNING_SUMS = True
 
-#: The rule rows these clauses replace: the little killers' (``littlekiller_k``).
-LABEL_PREFIX = "littlekiller_"
+#: The rules whose rows these clauses replace: the little killers' (``littlekiller_k``), the
+#: arrows' (``arrow_a``), the pill arrows' (``pillarrow_a``) and the double arrows' (``doublearrow_a``).
+KINDS = ("littlekiller", "arrow", "pillarrow", "doublearrow")
 
 
 class RunningSums:
     """The clauses of :func:`running_sum_clauses` and the ``n_aux`` variables they use; ``keep_rows``
     tells which rule rows still need their own encoding."""
 
-    def __init__(self, clauses: list[list[int]], n_aux: int) -> None:
-        self.clauses, self.n_aux = clauses, n_aux
+    def __init__(self, clauses: list[list[int]], n_aux: int, labels: tuple[str, ...] = ()) -> None:
+        self.clauses, self.n_aux, self.labels = clauses, n_aux, labels
 
     def keep_rows(self, labels: np.ndarray) -> np.ndarray:
         """Which of the rows labelled ``labels`` still need their own encoding (not a little
-        killer's, which these clauses encode; all of them when there are no clauses).
+        killer's or an arrow's, which these clauses encode; all of them when there are no clauses).
 
         Parameters
         ----------
@@ -58,19 +71,61 @@ class RunningSums:
         """
         if not self.clauses:
             return np.ones(len(labels), dtype=bool)
-        return ~np.char.startswith(np.asarray(labels, dtype=str), LABEL_PREFIX)
+        return ~np.isin(np.asarray(labels, dtype=str), np.asarray(self.labels, dtype=str))
+
+
+def linear_sums(rules: Sequence[Rule]) -> list[tuple[str, np.ndarray, np.ndarray, int]]:
+    """Each little killer's or arrow's row ``sum_i w_i v(c_i) = total`` as ``(label, cells, w,
+    total)``: a little killer's diagonal in order (weights 1); an arrow's line, then its circle(s)
+    or pill (weight -1, or the pill's place values negated). Other rules give nothing.
+
+    Parameters
+    ----------
+    rules : sequence of Rule
+        A puzzle's rules.
+
+    Returns
+    -------
+    list of (str, numpy.ndarray, numpy.ndarray, int)
+    """
+    out = []
+    seen = dict.fromkeys(KINDS, 0)      # the labels number each kind's rules from 1
+    for rule in rules:
+        if rule.kind not in seen:
+            continue
+        seen[rule.kind] += 1
+        label = f"{rule.kind}_{seen[rule.kind]}"
+        if isinstance(rule, LittleKiller):
+            cells = np.asarray(rule.cell_list, dtype=np.int64)
+            out.append((label, cells, np.ones(cells.size, dtype=np.int64), int(rule.total)))
+            continue
+        cells = rule.cells()
+        head = np.zeros(cells.size, dtype=bool)
+        w = np.ones(cells.size, dtype=np.int64)
+        if isinstance(rule, Arrow):
+            head[0] = True
+        elif isinstance(rule, DoubleArrow):
+            head[[0, -1]] = True
+        elif isinstance(rule, PillArrow):
+            head[:rule.pill] = True
+            w[:rule.pill] = rule.weights()
+        order = np.concatenate([np.flatnonzero(~head), np.flatnonzero(head)[::-1]])
+        out.append((label, cells[order], np.where(head, -w, w)[order], 0))
+    return out
 
 
 def _one_sum(x: np.ndarray, weights: np.ndarray, total: int, first: int) -> tuple[np.ndarray, int]:
-    """The running-sum clauses of one clue: ``x`` its cells' value variables ``(k, n)``, ``weights``
-    the values shifted to start at 0, ``total`` shifted so; the order variables numbered from
-    ``first``, variable ``first`` itself fixed true (the bounds' constant). Clauses as rows of a
+    """The running-sum clauses of one sum: ``x`` its cells' value variables ``(k, n)``, ``weights``
+    what each value adds ``(k, n)``, shifted to start at 0 in each cell, ``total`` shifted so; the
+    order variables numbered from ``first``, variable ``first`` itself fixed true (the bounds'
+    constant; a total out of the cells' reach also fixed false: no solution). Clauses as rows of a
     ``(m, 3)`` array (a 0 pads a two-literal clause), and the variables used."""
-    k, top_w = x.shape[0], int(weights.max())
-    i = np.arange(k + 1)
-    lo = np.maximum(0, total - (k - i) * top_w)           # the first i cells add up to at least lo
-    hi = np.minimum(i * top_w, total)                     # and at most hi
-    width = k * top_w + top_w + 2
+    k = x.shape[0]
+    most = weights.max(axis=1)
+    upto = np.concatenate([[0], np.cumsum(most)])          # the first i cells add up to at most upto[i]
+    lo = np.maximum(0, total - (upto[-1] - upto))          # the first i cells add up to at least lo
+    hi = np.minimum(upto, total)                           # and at most hi
+    width = int(upto[-1]) + int(most.max()) + 2
     s = np.arange(width)
     free = (s[None, :] > lo[:, None]) & (s[None, :] <= hi[:, None])          # o(i, s) a variable
     lit = np.where(s[None, :] <= lo[:, None], first, -first)                  # else true / false
@@ -79,23 +134,23 @@ def _one_sum(x: np.ndarray, weights: np.ndarray, total: int, first: int) -> tupl
     ii, ss = np.nonzero(free[:, 1:] & free[:, :-1])
     order = np.column_stack([-lit[ii, ss + 1], lit[ii, ss], np.zeros(ii.size, dtype=np.int64)])
     # each cell i (1..k) and value: from o(i - 1, s), s in lo .. hi + 1 of row i - 1
-    cell, val, start = np.meshgrid(np.arange(1, k + 1), np.arange(weights.size), s, indexing="ij")
+    cell, val, start = np.meshgrid(np.arange(1, k + 1), np.arange(weights.shape[1]), s, indexing="ij")
     reach = (start >= lo[cell - 1]) & (start <= hi[cell - 1] + 1)
     cell, val, start = cell[reach], val[reach], start[reach]
-    step = start + weights[val]
+    step = start + weights[cell - 1, val]
     xl = x[cell - 1, val]
     before, after = lit[cell - 1, np.minimum(start, width - 1)], lit[cell, np.minimum(step, width - 1)]
     after = np.where(step < width, after, -first)     # past every bound: false
     up = np.column_stack([-before, -xl, after])
     down = np.column_stack([before, -xl, -after])
-    unit = np.array([[first, 0, 0]], dtype=np.int64)
+    unit = np.array([[first, 0, 0]] if 0 <= total <= upto[-1] else [[first, 0, 0], [-first, 0, 0]], dtype=np.int64)
     return np.concatenate([unit, order, up, down]), int(free.sum()) + 1
 
 
 def running_sum_clauses(model: Model, top: int, *, view: bool) -> RunningSums:
-    """The running-sum clauses of ``model``'s little killers (module docstring), their auxiliary
-    variables numbered from ``top + 1``; none for a puzzle without little killers, with a layout
-    or with a value set other than the side's.
+    """The running-sum clauses of ``model``'s little killers and arrows (module docstring), their
+    auxiliary variables numbered from ``top + 1``; none for a puzzle without them, with a layout or
+    with a value set other than the side's, nor for a sum over an extra cell (its row stays).
 
     Parameters
     ----------
@@ -112,20 +167,21 @@ def running_sum_clauses(model: Model, top: int, *, view: bool) -> RunningSums:
     RunningSums
     """
     puzzle = model.puzzle
-    clues = [rule for rule in puzzle.rules if isinstance(rule, LittleKiller)]
-    if not clues or puzzle.layout is not None or puzzle.n_values != puzzle.n:
+    # a sum over an extra cell (outside the grid, its digit an auxiliary column) keeps its row
+    sums = [one for one in linear_sums(puzzle.rules) if int(one[1].max()) < puzzle.rows * puzzle.cols]
+    if not sums or puzzle.layout is not None or puzzle.n_values != puzzle.n:
         return RunningSums([], 0)
     n = puzzle.n
     values = np.asarray(puzzle.board.value_of[:n], dtype=np.int64)
-    least = int(values.min())
     conv = model.convention
     parts, touched, n_aux = [], [], 0
-    for rule in clues:
-        cells = np.asarray(rule.cell_list, dtype=np.int64)
+    for _, cells, w, total in sums:
         r, c = np.divmod(cells, puzzle.cols)
         x = conv.position(r[:, None], c[:, None], np.arange(n)[None, :]).astype(np.int64) + 1   # (cells, n)
         touched.append(x.ravel() - 1)
-        made, used = _one_sum(x, values - least, int(rule.total) - cells.size * least, top + 1 + n_aux)
+        adds = w[:, None] * values[None, :]                  # what each cell's value adds to the sum
+        least = adds.min(axis=1)
+        made, used = _one_sum(x, adds - least[:, None], total - int(least.sum()), top + 1 + n_aux)
         parts.append(made)
         n_aux += used
     rows = np.concatenate(parts)
@@ -137,4 +193,4 @@ def running_sum_clauses(model: Model, top: int, *, view: bool) -> RunningSums:
         settled = np.setdiff1d(read, model.columns)
         clue = np.isin(settled, model.clue_positions)
         clauses += np.where(clue, settled + 1, -(settled + 1))[:, None].tolist()
-    return RunningSums(clauses, n_aux)
+    return RunningSums(clauses, n_aux, tuple(label for label, *_ in sums))
