@@ -13,9 +13,10 @@ from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
 from pipeline.core.clauses_pb import ENGINE_BYTES_PER_TOKEN, EncodingOutlasts, EncodingTooLarge, encode_rows, rule_rows_csr
 from pipeline.core.errors import PipelineError, SolveError
 from pipeline.solvers.sat_combined import combined_sum_clauses
+from pipeline.solvers.sat_outside import outside_sum_clauses
 from pipeline.solvers.sat_running import RUNNING_SUMS, running_sum_clauses
 
-__all__ = ["CAGE_COMBINATIONS", "SETUP_SECONDS_PER_CLAUSE", "SetupOutlasts", "rules_beyond_units"]
+__all__ = ["CAGE_COMBINATIONS", "OUTSIDE_SUMS", "SETUP_SECONDS_PER_CLAUSE", "SetupOutlasts", "rules_beyond_units"]
 
 #: Killer cages get their digit-combination clauses (:mod:`pipeline.core.clauses_cage`) in place
 #: of their PB sum row. ISS's seven MATHEMAGIC_KILLERS entries that ran past 60 s with the PB row
@@ -28,6 +29,9 @@ CAGE_COMBINATIONS = True
 #: starts; one that runs slower than this (a loaded machine) is stopped at the deadline, which
 #: the listing and the loading look at every slice.
 SETUP_SECONDS_PER_CLAUSE = 1.5e-6
+#: Encode the sandwich and X-sum clues by gated running sums (:mod:`pipeline.solvers.sat_outside`)
+#: in place of their big-M rows (False: by those rows, as before).
+OUTSIDE_SUMS = True
 
 
 class SetupOutlasts(SolveError):
@@ -93,14 +97,18 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
         # the little killers' and arrows' sums as running sums next (their rows are left out too)
         running = running_sum_clauses(model, top + (0 if cages is None else cages.n_aux), view=view) \
             if RUNNING_SUMS else None
-        if (cages is not None and cages.labels) or (running is not None and running.clauses):
+        # the sandwiches' and X-sums' gated sums (their rows are left out too)
+        outside = outside_sum_clauses(model, top + (0 if cages is None else cages.n_aux)
+                                      + (0 if running is None else running.n_aux), view=view) if OUTSIDE_SUMS else None
+        if (cages is not None and cages.labels) or (running is not None and running.clauses) \
+                or (outside is not None and outside.clauses):
             labels = rule_row_labels(model, view)
             keep = np.ones(len(labels), dtype=bool)
-            for made in (cages, running):
+            for made in (cages, running, outside):
                 if made is not None:
                     keep &= made.keep_rows(labels)
             matrix, rhs, sense = matrix.take_rows(keep), rhs[keep], sense[keep]
-        before = (0 if cages is None else cages.n_aux) + (0 if running is None else running.n_aux)
+        before = sum(0 if made is None else made.n_aux for made in (cages, running, outside))
         try:
             enc = encode_rows(matrix, rhs, sense, var_of_col, top=top + before,
                               amo=amo, deadline=deadline, bytes_per_token=ENGINE_BYTES_PER_TOKEN,
@@ -111,7 +119,7 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
             raise EncodingTooLarge(f"solver sat: {str(e).removesuffix(')')}, or another --solver)") from None
         except PipelineError as e:
             raise SolveError(f"solver sat: {e}") from None
-        clauses = ([] if cages is None else cages.clauses) + ([] if running is None else running.clauses)
+        clauses = [clause for made in (cages, running, outside) if made is not None for clause in made.clauses]
         try:
             clauses += enc.clauses(deadline)
         except EncodingOutlasts as e:

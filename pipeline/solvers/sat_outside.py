@@ -1,0 +1,232 @@
+"""Sandwich and X-sum clues as gated running sums, for the SAT engine: in place of each clue's
+big-M pseudo-Boolean rows, the sum of the counted cells along the line in the order encoding.
+
+A sandwich's rows are a big-M pair per placement of the 1 and the ``N`` (72 on a 9x9 line), an
+X-sum's one per first digit; python-sat's encodings of them run to millions of clauses (ISS's
+"Between 1 and 9 Sudoku": 2.85 million) that unit propagation learns little from. Here a
+literal ``g_i`` per cell says "cell ``i`` is counted" and ``o(i, s)`` says "the counted cells
+among the first ``i`` add up to at least ``s``" (``o(i, s + 1) -> o(i, s)``)::
+
+    g_i and x(c_i, v):  o(i - 1, s) -> o(i, s + v)  and  not o(i - 1, s) -> not o(i, s + v)
+    not g_i:            o(i - 1, s) <-> o(i, s)
+
+with ``s`` only where the sum can still reach the clue and the last sum the clue. A sandwich's
+``g_i`` is "exactly one of the 1 and the ``N`` lies before cell ``i``, and cell ``i`` holds
+neither" (prefix literals ``A_i``: the 1 is among the first ``i - 1`` cells; ``B_i`` the ``N``);
+an X-sum's is "the first digit is at least ``i``" (the first cell always counted; a first digit
+naming no cell is refused by a unit clause).
+
+The clauses encode exactly the clues' rows (each cell one value, the sandwich's line one unit),
+so no answer changes. Clues whose summed values include a negative one keep their rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pipeline.core.build import Model
+from pipeline.core.rules.outside import OutsideLine, Sandwich, XSum
+
+__all__ = ["OUTSIDE_PREFIXES", "OutsideSums", "outside_sum_clauses"]
+
+#: The rule rows these clauses replace, per rule kind.
+OUTSIDE_PREFIXES: dict[type[OutsideLine], tuple[str, str]] = {
+    Sandwich: ("sandwich_", "sandwichnot_"),
+    XSum: ("xsum_", "xsumnot_"),
+}
+
+_WIDTH = 5  # the widest clause made here (a 0 pads a shorter one)
+
+
+class OutsideSums:
+    """The clauses of :func:`outside_sum_clauses`, the ``n_aux`` variables they use and the label
+    prefixes of the rows they replace (``keep_rows``)."""
+
+    def __init__(self, clauses: list[list[int]], n_aux: int, prefixes: tuple[str, ...]) -> None:
+        self.clauses, self.n_aux, self.prefixes = clauses, n_aux, prefixes
+
+    def keep_rows(self, labels: np.ndarray) -> np.ndarray:
+        """Which of the rows labelled ``labels`` still need their own encoding.
+
+        Parameters
+        ----------
+        labels : numpy.ndarray
+            Row labels (``sandwich_1_2_5_1``, ``cagesum_2``, ...).
+
+        Returns
+        -------
+        numpy.ndarray
+            A boolean mask over ``labels``.
+        """
+        keep = np.ones(len(labels), dtype=bool)
+        text = np.asarray(labels, dtype=str)
+        for prefix in self.prefixes:
+            keep &= ~np.char.startswith(text, prefix)
+        return keep
+
+
+class _Vars:
+    """Auxiliary variables numbered from ``first + 1``; ``first`` itself is the constant true."""
+
+    def __init__(self, first: int) -> None:
+        self.true, self.used = first, 1
+
+    def take(self, count: int) -> np.ndarray:
+        made = self.true + self.used + np.arange(count, dtype=np.int64)
+        self.used += count
+        return made
+
+
+def _pad(*columns: np.ndarray) -> np.ndarray:
+    """Clauses as rows of ``_WIDTH`` literals from equal-length columns (0 pads)."""
+    rows = np.column_stack(np.broadcast_arrays(*columns))
+    return np.pad(rows, ((0, 0), (0, _WIDTH - rows.shape[1])))
+
+
+def _gated_sum(x: np.ndarray, weights: np.ndarray, gates: np.ndarray, total: int, var: _Vars) -> np.ndarray:
+    """The running-sum clauses of one clue: ``x`` the cells' value variables ``(k, n)``,
+    ``weights`` the values (at least 0), ``gates`` a literal per cell (counted), ``total`` the
+    clue (module docstring). Clauses as ``(m, _WIDTH)`` rows."""
+    k, top_w, t = x.shape[0], max(int(weights.max()), 1), var.true
+    if not 0 <= total <= k * top_w:  # the clue cannot be reached
+        return _pad(np.array([-t]))
+    i = np.arange(k + 1)
+    lo = np.maximum(0, total - (k - i) * top_w)  # the counted among the first i add up to at least lo
+    hi = np.minimum(i * top_w, total)  # and at most hi
+    width = total + top_w + 2
+    s = np.arange(width)
+    free = (s[None, :] > lo[:, None]) & (s[None, :] <= hi[:, None])
+    lit = np.where(s[None, :] <= lo[:, None], t, -t)
+    lit[free] = var.take(int(free.sum()))
+    ii, ss = np.nonzero(free[:, 1:] & free[:, :-1])
+    order = _pad(-lit[ii, ss + 1], lit[ii, ss])
+    # a counted cell's value moves the sum on from o(i - 1, s), s in lo .. hi + 1 of row i - 1
+    cell, val, start = np.meshgrid(np.arange(1, k + 1), np.arange(weights.size), s, indexing="ij")
+    reach = (start >= lo[cell - 1]) & (start <= hi[cell - 1] + 1)
+    cell, val, start = cell[reach], val[reach], start[reach]
+    step = start + weights[val]
+    before = lit[cell - 1, start]
+    after = np.where(step < width, lit[cell, np.minimum(step, width - 1)], -t)
+    xl, g = x[cell - 1, val], gates[cell - 1]
+    up, down = _pad(-before, -xl, -g, after), _pad(before, -xl, -g, -after)
+    # an uncounted cell keeps the sum
+    at, from_s = np.meshgrid(np.arange(1, k + 1), s, indexing="ij")
+    kept = (from_s >= lo[at - 1]) & (from_s <= hi[at - 1] + 1)
+    at, from_s = at[kept], from_s[kept]
+    before = lit[at - 1, from_s]
+    after = np.where(from_s < width, lit[at, np.minimum(from_s, width - 1)], -t)
+    g = gates[at - 1]
+    keep_up, keep_down = _pad(-before, g, after), _pad(before, g, -after)
+    return np.concatenate([order, up, down, keep_up, keep_down])
+
+
+def _sandwich_gates(x: np.ndarray, var: _Vars) -> tuple[np.ndarray, np.ndarray]:
+    """A sandwich line's ``g_i`` literals and their defining clauses (module docstring)."""
+    k, t = x.shape[0], var.true
+    small, large = x[:, 0], x[:, -1]
+    # a[i]: the smallest value among cells 0 .. i - 1 (a[0] false); b likewise the largest
+    a = np.concatenate([[-t], var.take(k)])
+    b = np.concatenate([[-t], var.take(k)])
+    g = var.take(k)
+    parts = []
+    for pre, end in ((a, small), (b, large)):
+        parts += [_pad(-pre[:-1], pre[1:]), _pad(-end, pre[1:]), _pad(-pre[1:], pre[:-1], end)]
+    a0, b0 = a[:-1], b[:-1]
+    parts += [
+        _pad(-g, -small),
+        _pad(-g, -large),
+        _pad(-g, a0, b0),
+        _pad(-g, -a0, -b0),
+        _pad(g, -a0, b0, small, large),
+        _pad(g, a0, -b0, small, large),
+    ]
+    return g, np.concatenate(parts)
+
+
+def _xsum_parts(x: np.ndarray, values: np.ndarray, total: int, var: _Vars) -> tuple[np.ndarray, np.ndarray]:
+    """An X-sum line's clauses: ``g_i`` = the first value is at least ``i`` (``g_1`` true), the
+    first values naming no cell refused, and the gated sum."""
+    k, t = x.shape[0], var.true
+    named = (values >= 1) & (values <= k)
+    refuse = _pad(-x[0, ~named])
+    g = np.concatenate([[t], var.take(k - 1)])
+    # g_i (i = 2..k) <-> the first cell holds a value X >= i
+    i = np.arange(2, k + 1)
+    reach = named[None, :] & (values[None, :] >= i[:, None])  # (k - 1, n)
+    rows, digits = np.nonzero(reach)
+    implied = _pad(-x[0, digits], g[rows + 1])
+    defined = np.where(reach, x[0][None, :], 0)
+    need = np.column_stack([-g[1:], defined])  # g_i -> one of those values
+    return np.concatenate([refuse, implied, _gated_sum(x, values, g, total, var)]), need
+
+
+def _as_lists(rows: np.ndarray) -> list[list[int]]:
+    """Padded clause rows as lists (zeros dropped; they are trailing)."""
+    length = np.count_nonzero(rows, axis=1)
+    out: list[list[int]] = []
+    for w in np.unique(length):
+        out += rows[length == w, :w].tolist()
+    return out
+
+
+def _long_rows(rows: np.ndarray) -> list[list[int]]:
+    """Rows of any width with zeros anywhere: each a clause of its nonzeros (a few per clue)."""
+    return [[v for v in row if v] for row in rows.tolist()]
+
+
+def outside_sum_clauses(model: Model, top: int, *, view: bool) -> OutsideSums:
+    """The gated running-sum clauses of ``model``'s sandwich and X-sum clues (module docstring),
+    their auxiliary variables numbered from ``top + 1``; none for a puzzle without them, with a
+    layout, with a value set other than the side's or with negative values.
+
+    Parameters
+    ----------
+    model : Model
+        The model: cell variables are its positions + 1.
+    top : int
+        The largest variable used before these.
+    view : bool
+        A one-puzzle engine's solver view: a reduced model's settled positions (left out of the
+        solver) are fixed here wherever these clauses read them.
+
+    Returns
+    -------
+    OutsideSums
+    """
+    puzzle = model.puzzle
+    clues: list[OutsideLine] = [rule for rule in puzzle.rules if isinstance(rule, (Sandwich, XSum))]
+    n = puzzle.n
+    if not clues or puzzle.layout is not None or puzzle.n_values != n:
+        return OutsideSums([], 0, ())
+    values = np.asarray(puzzle.board.value_of[:n], dtype=np.int64)
+    if values.min() < 0:
+        return OutsideSums([], 0, ())
+    conv = model.convention
+    var = _Vars(top + 1)
+    parts, long, touched = [_pad(np.array([var.true]))], [], []
+    for rule in clues:
+        cells = np.asarray(rule.cell_list, dtype=np.int64)
+        r, c = np.divmod(cells, puzzle.cols)
+        x = conv.position(r[:, None], c[:, None], np.arange(n)[None, :]).astype(np.int64) + 1  # (cells, n)
+        touched.append(x.ravel() - 1)
+        if isinstance(rule, Sandwich):
+            gates, defs = _sandwich_gates(x, var)
+            weights = values.copy()
+            weights[[0, n - 1]] = 0  # the ends are never counted (their gates are false)
+            parts += [defs, _gated_sum(x, weights, gates, int(rule.value), var)]
+        else:
+            made, need = _xsum_parts(x, values, int(rule.value), var)
+            parts.append(made)
+            long.append(need)
+    clauses = _as_lists(np.concatenate(parts))
+    for need in long:
+        clauses += _long_rows(need)
+    if view and model.is_reduced:
+        # settled positions are not in the solver: fixed here (a clue's true, the rest false)
+        read = np.unique(np.concatenate(touched))
+        settled = np.setdiff1d(read, model.columns)
+        clue = np.isin(settled, model.clue_positions)
+        clauses += np.where(clue, settled + 1, -(settled + 1))[:, None].tolist()
+    kinds = {type(rule) for rule in clues}
+    prefixes = tuple(p for kind in kinds for p in OUTSIDE_PREFIXES[kind])
+    return OutsideSums(clauses, var.used, prefixes)
