@@ -1,7 +1,8 @@
 """The clauses the SAT engine (:mod:`pipeline.solvers.sat`) adds to a shape's unit rows: the
 killer cages' digit combinations, the other rules' rows through their cardinality and
 pseudo-Boolean encodings (the little killers' and arrows' as running sums,
-:mod:`pipeline.solvers.sat_running`), the little killers' combined sums (:mod:`pipeline.solvers.sat_combined`),
+:mod:`pipeline.solvers.sat_running`), the sandwiches', X-sums' and lunchboxes' gated sums
+(:mod:`pipeline.solvers.sat_outside`), the little killers' combined sums (:mod:`pipeline.solvers.sat_combined`),
 and a layout's absent cells fixed false (:func:`rules_beyond_units`)."""
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ CAGE_COMBINATIONS = True
 #: starts; one that runs slower than this (a loaded machine) is stopped at the deadline, which
 #: the listing and the loading look at every slice.
 SETUP_SECONDS_PER_CLAUSE = 1.5e-6
-#: Encode the sandwich and X-sum clues by gated running sums (:mod:`pipeline.solvers.sat_outside`)
+#: Encode the sandwich, X-sum and lunchbox clues by gated running sums (:mod:`pipeline.solvers.sat_outside`)
 #: in place of their big-M rows (False: by those rows, as before).
 OUTSIDE_SUMS = True
 
@@ -97,7 +98,7 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
         # the little killers' and arrows' sums as running sums next (their rows are left out too)
         running = running_sum_clauses(model, top + (0 if cages is None else cages.n_aux), view=view) \
             if RUNNING_SUMS else None
-        # the sandwiches' and X-sums' gated sums (their rows are left out too)
+        # the sandwiches', X-sums' and lunchboxes' gated sums (their sum rows are left out too)
         outside = outside_sum_clauses(model, top + (0 if cages is None else cages.n_aux)
                                       + (0 if running is None else running.n_aux), view=view) if OUTSIDE_SUMS else None
         if (cages is not None and cages.labels) or (running is not None and running.clauses) \

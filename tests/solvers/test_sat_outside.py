@@ -1,4 +1,4 @@
-"""Sandwich and X-sum clues as gated running sums for the SAT engine
+"""Sandwich, X-sum and lunchbox clues as gated running sums for the SAT engine
 (pipeline/solvers/sat_outside.py): far fewer clauses than their big-M rows' encodings, they hold
 on every solution and change no count."""
 
@@ -13,6 +13,7 @@ from pipeline.core.build import build_model
 from pipeline.core.clauses import encode
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.rules.segments import lunchbox_sum
 from pipeline.solvers import sat, sat_rules
 from pipeline.solvers.sat_outside import outside_sum_clauses
 
@@ -38,7 +39,7 @@ def _line(grid: np.ndarray, side: int, k: int) -> tuple[str, np.ndarray]:
 
 
 def outside_puzzle(seed: int) -> tuple[dict, np.ndarray, bool]:
-    """A 9x9 with 3-8 sandwich and X-sum clues of a random solution (one off by one now and then)
+    """A 9x9 with 3-8 sandwich and X-sum clues and 0-2 lunchboxes of a random solution (one off by one now and then)
     and 22-32 givens; the document, the solution, and whether it is held."""
     rng = np.random.default_rng(seed)
     grid = _solution(rng)
@@ -54,6 +55,11 @@ def outside_puzzle(seed: int) -> tuple[dict, np.ndarray, bool]:
         rule["sum"] += 1 if lie and k == 0 else 0
         if rule not in rules:
             rules.append(rule)
+    for _ in range(int(rng.integers(0, 3))):  # lunchboxes: a run of 3-6 cells along a row
+        length, r = int(rng.integers(3, 7)), int(rng.integers(0, 9))
+        start = int(rng.integers(0, 10 - length))
+        cells = [f"r{r + 1}c{c + 1}" for c in range(start, start + length)]
+        rules.append({"rule": "lunchbox", "cells": cells, "sum": lunchbox_sum(grid[r, start : start + length])})
     givens = np.zeros(81, dtype=int)
     shown = rng.choice(81, size=int(rng.integers(22, 33)), replace=False)
     givens[shown] = grid.ravel()[shown]
@@ -126,3 +132,10 @@ def test_the_clauses_change_no_count(seed, clues, monkeypatch):
     assert a.count == b.count
     if a.count == 1:
         assert np.array_equal(np.asarray(a.grids[0]), np.asarray(b.grids[0]))
+
+
+def test_a_lunchboxs_sum_rows_are_replaced_and_its_ends_rows_kept():
+    made = outside_sum_clauses(build_model(parse_puzzle(".Lunchbox~5~R1C1~R1C2~R1C3")), 1000, view=True)
+    labels = np.array(["lunchboxsum_1_1_3_1", "lunchboxnot_1_1_2", "lunchboxends_1_1", "lunchboxmin_1_1_2"])
+    assert made.n_aux > 0
+    assert made.keep_rows(labels).tolist() == [False, False, True, True]
