@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "DEFAULT_BACKEND", "AUTO_PAIRWISE_MAX", "Encoding", "EncodingTooLarge",
            "Template", "amo_template", "check_encoding_memory", "clause_list", "clause_tokens", "encode",
-           "encoding_bytes", "iter_clause_tokens", "keep_pysat_off_sigint", "resolve_amo"]
+           "encoding_bytes", "iter_clause_tokens", "keep_pysat_off_sigint", "resolve_amo", "settled_clauses"]
 
 #: The python-sat solver the SAT engine uses unless ``--sat-backend`` names another (here, so the
 #: command line words its help without importing the engine).
@@ -69,6 +69,30 @@ _BYTES_PER_NONZERO = {"ladder": 1_500, "seqcounter": 1_100, "bitwise": 1_700, "c
                       "totalizer": 6_100, "sortnetwrk": 8_600}
 _PAIRWISE_BYTES = (300, 120)   # bytes per nonzero: a + b * N
 _LOG2_BASE_N = 25              # the networks' figures are at this N
+
+
+def settled_clauses(model: Model, read: list[np.ndarray]) -> list[list[int]]:
+    """Unit clauses that fix a reduced model's settled positions among ``read``: a presolved
+    (``reduce``) model leaves them out of the solver view, so clauses of the SAT engine's own
+    that read them (running sums, combined sums) state them: a clue's true, the rest false.
+
+    Parameters
+    ----------
+    model : Model
+        The model (nothing is settled unless it is reduced).
+    read : list of numpy.ndarray
+        Cell positions (0-based) the clauses read, any number of arrays.
+
+    Returns
+    -------
+    list of list of int
+        One clause a settled position, over the positions + 1.
+    """
+    if not model.is_reduced or not read:
+        return []
+    settled = np.setdiff1d(np.unique(np.concatenate(read)), model.columns)
+    clue = np.isin(settled, model.clue_positions)
+    return np.where(clue, settled + 1, -(settled + 1))[:, None].tolist()
 
 
 def check_encoding_memory(model: Model, amo: str | None) -> None:

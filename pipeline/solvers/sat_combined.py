@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.core.build import Model
+from pipeline.core.clauses import settled_clauses
 from pipeline.core.clauses_pb import encode_rows
 from pipeline.core.csr import Csr
 from pipeline.core.rules.littlekiller import LittleKiller
@@ -123,10 +124,6 @@ def combined_sum_clauses(model: Model, top: int, *, view: bool) -> tuple[list[li
                           np.arange(top + 1, top + 1 + n_aux, dtype=np.int64), top=top + n_aux)
         clauses += enc.clauses()
         n_aux += enc.n_aux
-    if view and model.is_reduced and touched:
-        # settled positions are not in the solver: fixed here (a clue's true, the rest false)
-        read = np.unique(np.concatenate(touched))
-        settled = np.setdiff1d(read, model.columns)
-        clue = np.isin(settled, model.clue_positions)
-        clauses += np.where(clue, settled + 1, -(settled + 1))[:, None].tolist()
+    if view:   # settled positions are not in the solver: fixed here
+        clauses += settled_clauses(model, touched)
     return clauses, n_aux

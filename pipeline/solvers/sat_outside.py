@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.core.build import Model
+from pipeline.core.clauses import settled_clauses
 from pipeline.core.rules.segments import Lunchbox
 from pipeline.core.rules.outside import OutsideLine, Sandwich, XSum
 
@@ -276,12 +277,8 @@ def outside_sum_clauses(model: Model, top: int, *, view: bool) -> OutsideSums:
     clauses = _as_lists(np.concatenate(parts))
     for need in long:
         clauses += _long_rows(need)
-    if view and model.is_reduced:
-        # settled positions are not in the solver: fixed here (a clue's true, the rest false)
-        read = np.unique(np.concatenate(touched))
-        settled = np.setdiff1d(read, model.columns)
-        clue = np.isin(settled, model.clue_positions)
-        clauses += np.where(clue, settled + 1, -(settled + 1))[:, None].tolist()
+    if view:   # settled positions are not in the solver: fixed here
+        clauses += settled_clauses(model, touched)
     kinds = {type(rule) for rule in clues}
     prefixes = tuple(p for kind in kinds for p in OUTSIDE_PREFIXES[kind]) + (LUNCHBOX_PREFIXES if lunch else ())
     return OutsideSums(clauses, var.used, prefixes)

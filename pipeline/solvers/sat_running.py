@@ -34,6 +34,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pipeline.core.build import Model
+from pipeline.core.clauses import settled_clauses
 from pipeline.core.rules.base import Rule
 from pipeline.core.rules.littlekiller import LittleKiller
 from pipeline.core.rules.sumlines import Arrow, DoubleArrow, PillArrow
@@ -187,10 +188,6 @@ def running_sum_clauses(model: Model, top: int, *, view: bool) -> RunningSums:
     rows = np.concatenate(parts)
     width = np.where(rows[:, 1] == 0, 1, np.where(rows[:, 2] == 0, 2, 3))   # a 0 pads a shorter clause
     clauses = [] + rows[width == 1, :1].tolist() + rows[width == 2, :2].tolist() + rows[width == 3].tolist()
-    if view and model.is_reduced:
-        # settled positions are not in the solver: fixed here (a clue's true, the rest false)
-        read = np.unique(np.concatenate(touched))
-        settled = np.setdiff1d(read, model.columns)
-        clue = np.isin(settled, model.clue_positions)
-        clauses += np.where(clue, settled + 1, -(settled + 1))[:, None].tolist()
+    if view:   # settled positions are not in the solver: fixed here
+        clauses += settled_clauses(model, touched)
     return RunningSums(clauses, n_aux, tuple(label for label, *_ in sums))

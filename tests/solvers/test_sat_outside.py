@@ -14,7 +14,8 @@ from pipeline.core.clauses import encode
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.rules.segments import lunchbox_sum
-from pipeline.solvers import sat, sat_rules
+from pipeline.solvers import sat_rules
+from sat_equivalence import assert_counts_alike, assert_holds_on
 from pipeline.solvers.sat_outside import outside_sum_clauses
 
 pytest.importorskip("pysat.solvers")
@@ -73,11 +74,6 @@ def outside_puzzle(seed: int) -> tuple[dict, np.ndarray, bool]:
     return doc, grid, not lie
 
 
-def _grid_literals(model, grid: np.ndarray) -> list[int]:
-    r, c = np.divmod(np.arange(81), 9)
-    return (model.convention.position(r, c, grid.ravel() - 1).astype(np.int64) + 1).tolist()
-
-
 def test_a_sandwich_takes_a_few_thousand_clauses_not_millions():
     # ISS's "Between 1 and 9 Sudoku" took 4.3 million clauses with the big-M rows
     doc = {"size": 9, "rules": [{"rule": "sandwich", "clue": f"r0c{c}", "sum": 20} for c in range(1, 10)]}
@@ -106,32 +102,14 @@ def test_the_clauses_hold_on_the_grid_the_clues_came_from(seed, clues):
     doc, grid, held = outside_puzzle(seed)
     if not held:
         pytest.skip("this seed's first sum is off by one: no grid to hold on")
-    model = build_model(parse_puzzle(json.dumps(doc)), clues=clues)
-    engine = sat.SatEngine(model, fix_clues=True)
-    try:
-        outcome = engine.solve_assumed(_grid_literals(model, grid), time_limit=60)
-    finally:
-        engine.close()
-    assert outcome.status == "optimal"
+    assert_holds_on(doc, grid, clues)
 
 
 @pytest.mark.parametrize("clues", ["rows", "reduce"])
 @pytest.mark.parametrize("seed", range(24))
 def test_the_clauses_change_no_count(seed, clues, monkeypatch):
     doc, _, _ = outside_puzzle(seed)
-    model = build_model(parse_puzzle(json.dumps(doc)), clues=clues)
-    ours = sat.SatEngine(model, fix_clues=True)
-    monkeypatch.setattr(sat_rules, "OUTSIDE_SUMS", False)
-    theirs = sat.SatEngine(model, fix_clues=True)
-    try:
-        a, b = ours.count(model, 2, time_limit=60), theirs.count(model, 2, time_limit=60)
-    finally:
-        ours.close()
-        theirs.close()
-    assert a.status != "time_limit" and b.status != "time_limit"
-    assert a.count == b.count
-    if a.count == 1:
-        assert np.array_equal(np.asarray(a.grids[0]), np.asarray(b.grids[0]))
+    assert_counts_alike(doc, clues, lambda: monkeypatch.setattr(sat_rules, "OUTSIDE_SUMS", False))
 
 
 def test_a_lunchboxs_sum_rows_are_replaced_and_its_ends_rows_kept():

@@ -13,6 +13,7 @@ from pipeline.core.build import build_model
 from pipeline.core.clauses import clause_list, encode
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.solvers import sat, sat_rules
+from sat_equivalence import assert_counts_alike, assert_holds_on
 from pipeline.solvers.sat_running import running_sum_clauses
 from little_killer_puzzles import little_killer_puzzle
 from arrow_puzzles import arrow_puzzle
@@ -86,37 +87,14 @@ def test_the_arrows_clauses_hold_on_the_grid_the_arrows_came_from(seed, clues):
     doc, grid, held = arrow_puzzle(seed)
     if not held:
         pytest.skip("this seed gives an arrow a wrong head: no grid to hold on")
-    model = build_model(parse_puzzle(json.dumps({**doc, "givens": "." * 81})), clues=clues)
-    engine = sat.SatEngine(model, fix_clues=True)
-    try:
-        outcome = engine.solve_assumed(_grid_literals(model, grid), time_limit=60)
-    finally:
-        engine.close()
-    assert outcome.status == "optimal"
+    assert_holds_on({**doc, "givens": "." * 81}, grid, clues)
 
 
 @pytest.mark.parametrize("clues", ["rows", "reduce"])
 @pytest.mark.parametrize("seed", range(30))
 def test_the_arrows_clauses_change_no_count(seed, clues, monkeypatch):
     doc, _, _ = arrow_puzzle(seed)
-    model = build_model(parse_puzzle(json.dumps(doc)), clues=clues)
-    ours = sat.SatEngine(model, fix_clues=True)
-    monkeypatch.setattr(sat_rules, "RUNNING_SUMS", False)
-    theirs = sat.SatEngine(model, fix_clues=True)
-    try:
-        a, b = ours.count(model, 2, time_limit=60), theirs.count(model, 2, time_limit=60)
-    finally:
-        ours.close()
-        theirs.close()
-    assert a.status != "time_limit" and b.status != "time_limit"
-    assert a.count == b.count
-    if a.count == 1:
-        assert np.array_equal(np.asarray(a.grids[0]), np.asarray(b.grids[0]))
-
-
-def _grid_literals(model, grid: np.ndarray) -> list[int]:
-    r, c = np.divmod(np.arange(81), 9)
-    return (model.convention.position(r, c, grid.ravel() - 1).astype(np.int64) + 1).tolist()
+    assert_counts_alike(doc, clues, lambda: monkeypatch.setattr(sat_rules, "RUNNING_SUMS", False))
 
 
 @pytest.mark.parametrize("clues", ["rows", "reduce"])
@@ -125,32 +103,14 @@ def test_the_clauses_hold_on_the_grid_the_clues_came_from(seed, clues):
     doc, grid, held = little_killer_puzzle(seed)
     if not held:
         pytest.skip("this seed's first total is off by one: no grid to hold on")
-    model = build_model(parse_puzzle(json.dumps(doc)), clues=clues)
-    engine = sat.SatEngine(model, fix_clues=True)
-    try:
-        outcome = engine.solve_assumed(_grid_literals(model, grid), time_limit=60)
-    finally:
-        engine.close()
-    assert outcome.status == "optimal"
+    assert_holds_on(doc, grid, clues)
 
 
 @pytest.mark.parametrize("clues", ["rows", "reduce"])
 @pytest.mark.parametrize("seed", range(30))
 def test_the_clauses_change_no_count(seed, clues, monkeypatch):
     doc, _, _ = little_killer_puzzle(seed)
-    model = build_model(parse_puzzle(json.dumps(doc)), clues=clues)
-    ours = sat.SatEngine(model, fix_clues=True)
-    monkeypatch.setattr(sat_rules, "RUNNING_SUMS", False)
-    theirs = sat.SatEngine(model, fix_clues=True)
-    try:
-        a, b = ours.count(model, 2, time_limit=60), theirs.count(model, 2, time_limit=60)
-    finally:
-        ours.close()
-        theirs.close()
-    assert a.status != "time_limit" and b.status != "time_limit"
-    assert a.count == b.count
-    if a.count == 1:
-        assert np.array_equal(np.asarray(a.grids[0]), np.asarray(b.grids[0]))
+    assert_counts_alike(doc, clues, lambda: monkeypatch.setattr(sat_rules, "RUNNING_SUMS", False))
 
 
 def test_a_puzzle_with_cages_and_little_killers_keeps_both_encodings_apart():
