@@ -7,10 +7,12 @@ import json
 from typing import Callable
 
 import numpy as np
+from pysat.solvers import Solver
 
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import parse_puzzle
-from pipeline.solvers import sat
+from pipeline.core.clauses import clause_list, encode
+from pipeline.solvers import sat, sat_rules
 
 
 def grid_literals(model, grid: np.ndarray) -> list[int]:
@@ -46,3 +48,16 @@ def assert_counts_alike(doc: dict, clues: str, switch_off: Callable[[], None]) -
     assert a.count == b.count
     if a.count == 1:
         assert np.array_equal(np.asarray(a.grids[0]), np.asarray(b.grids[0]))
+
+
+def cadical_within(model, conflicts: int) -> bool | None:
+    """CaDiCaL on ``model``'s unit rows and the SAT engine's rule clauses, within ``conflicts``:
+    True (a solution), False (none) or None (the budget ran out)."""
+    units = encode(model, "pairwise")
+    extra, _ = sat_rules.rules_beyond_units(model, units.n_vars, units.amo, view=True)
+    solver = Solver(name="cadical153", bootstrap_with=clause_list(units) + extra)
+    try:
+        solver.conf_budget(conflicts)
+        return solver.solve_limited()
+    finally:
+        solver.delete()

@@ -10,10 +10,9 @@ import numpy as np
 import pytest
 
 from pipeline.core.build import build_model
-from pipeline.core.clauses import clause_list, encode
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.solvers import sat, sat_rules
-from sat_equivalence import assert_counts_alike, assert_holds_on
+from sat_equivalence import assert_counts_alike, assert_holds_on, cadical_within
 from pipeline.solvers.sat_running import running_sum_clauses
 from little_killer_puzzles import little_killer_puzzle
 from arrow_puzzles import arrow_puzzle
@@ -35,14 +34,7 @@ def test_snipes_5_is_solved_within_a_few_thousand_conflicts():
     # CaDiCaL finds its answer in about 2,800 conflicts with the running sums; with the clue rows'
     # pseudo-Boolean encodings it took about 35,000
     model = build_model(parse_puzzle(_entry("LITTLE_KILLER_SNIPES#5")))
-    units = encode(model, "pairwise")
-    extra, _ = sat_rules.rules_beyond_units(model, units.n_vars, units.amo, view=True)
-    solver = pysat_solvers.Solver(name="cadical153", bootstrap_with=clause_list(units) + extra)
-    try:
-        solver.conf_budget(10_000)
-        assert solver.solve_limited() is True
-    finally:
-        solver.delete()
+    assert cadical_within(model, 10_000) is True
 
 
 def test_no_clauses_without_little_killers():
@@ -71,14 +63,7 @@ def test_long_sums_1_is_solved_within_a_hundred_thousand_conflicts():
     # a pill arrow of 33 line cells: CaDiCaL counts it to 2 in about 62,000 conflicts with the
     # running sum; with the row's pseudo-Boolean encoding, 3,000,000 were not enough
     model = build_model(parse_puzzle(_entry("Long sums 1")))
-    units = encode(model, "pairwise")
-    extra, _ = sat_rules.rules_beyond_units(model, units.n_vars, units.amo, view=True)
-    solver = pysat_solvers.Solver(name="cadical153", bootstrap_with=clause_list(units) + extra)
-    try:
-        solver.conf_budget(100_000)
-        assert solver.solve_limited() is True
-    finally:
-        solver.delete()
+    assert cadical_within(model, 100_000) is True
 
 
 @pytest.mark.parametrize("clues", ["rows", "reduce"])
