@@ -169,11 +169,10 @@ def refuse_other_row_separator(header: str, rows: list[str], sep: str, where: st
 
     Examples
     --------
-    >>> refuse_other_row_separator("puzzle;id", ["1.3,7", "..4,8"], ";", "'t.csv'")
+    >>> refuse_other_row_separator("puzzle;id", ["1.3,7", "..4,8"], ";", "'t.csv'")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    pipeline.core.errors.PipelineError: batch: 't.csv': its header 'puzzle;id' is split at ';' but its rows at ','
-    (none of its first 2 rows has the header's 2 fields at ';', 2 have them at ','); write the header and ...
+    pipeline.core.errors.PipelineError: batch: 't.csv': its header 'puzzle;id' is split at ';' but its rows at ','...
     """
     header = header.lstrip("\ufeff").rstrip("\r\n")
     width = (_field_counts([header], sep) or [0])[0]
@@ -183,7 +182,10 @@ def refuse_other_row_separator(header: str, rows: list[str], sep: str, where: st
     for other in SEPARATORS:
         fit = sum(n == width for n in (_field_counts(rows, other) or [])) if other != sep else 0
         if 2 * fit > len(counts):
+            # "its only row", not "its first 1 rows"
+            sample = "its only row" if len(counts) == 1 else f"its first {len(counts)} rows"
+            none = "it has not" if len(counts) == 1 else "none has"
+            have = "it has" if len(counts) == 1 else f"{fit} have"
             raise PipelineError(f"batch: {where}: its header {clip(repr(header), 60)} is split at {sep!r} but its rows "
-                                f"at {other!r} (none of its first {len(counts)} rows has the header's {width} fields "
-                                f"at {sep!r}, {fit} have them at {other!r}); write the header and the rows with one "
-                                f"separator")
+                                f"at {other!r} ({sample}: {none} the header's {width} fields at {sep!r}, {have} "
+                                f"them at {other!r}); write the header and the rows with one separator")

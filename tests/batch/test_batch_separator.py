@@ -121,16 +121,19 @@ def test_any_separator_reads_back_what_was_written(tmp_path_factory, sep, ids, g
         ("in.tsv", "puzzle\tid", "{p};{k}", "\t", ";"),
     ],
 )
-def test_a_header_and_rows_of_two_separators_are_refused_in_one_line(tmp_path, capsys, name, header, row, sep, other):
+@pytest.mark.parametrize("n_rows", [5, 1])
+def test_a_header_and_rows_of_two_separators_are_refused_in_one_line(tmp_path, capsys, name, header, row, sep, other,
+                                                                      n_rows):
     """Each record was an error row (its id read into the puzzle, or the puzzle into the id)."""
     path = tmp_path / name
-    rows = [row.format(p=MIXED[k % 2], k=k) for k in range(5)]
+    rows = [row.format(p=MIXED[k % 2], k=k) for k in range(n_rows)]
     _write(path, "\n".join([header, *rows]) + "\n")
     width = len(header.split(sep))
+    sample = (f"its first 5 rows: none has the header's {width} fields at {sep!r}, 5 have" if n_rows == 5
+              else f"its only row: it has not the header's {width} fields at {sep!r}, it has")
     message = (
-        f"batch: {str(path)!r}: its header {header!r} is split at {sep!r} but its rows at {other!r} (none of its "
-        f"first 5 rows has the header's {width} fields at {sep!r}, 5 have them at {other!r}); write the header "
-        f"and the rows with one separator"
+        f"batch: {str(path)!r}: its header {header!r} is split at {sep!r} but its rows at {other!r} ({sample} "
+        f"them at {other!r}); write the header and the rows with one separator"
     )
     with pytest.raises(PipelineError) as caught:
         read_records(path)
