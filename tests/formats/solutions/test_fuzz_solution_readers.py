@@ -38,14 +38,30 @@ NASTY = ["", "abc", "inf", "-inf", "nan", "1e400", "9" * 30, "-1", "0.5", "2", "
          "\ufeff", "objectiveValue=\"abc\"", "Columns:", "# Columns", "s", "j", "=obj=", "<", "&", "\x00", "-"]
 
 
-# the seed files' directory, removed when the (worker) process exits
-_SCRATCH = tempfile.TemporaryDirectory(prefix="fuzz_solutions_")
+# the seed files' directory, made on first use and removed when the module's tests end on this
+# worker (removal at the process's exit did not happen under xdist: a fuzz_solutions_* directory
+# was left in the temporary directory by each suite run)
+_SCRATCH: list[tempfile.TemporaryDirectory] = []
+
+
+def _scratch() -> Path:
+    if not _SCRATCH:
+        _SCRATCH.append(tempfile.TemporaryDirectory(prefix="fuzz_solutions_"))
+    return Path(_SCRATCH[0].name)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _remove_scratch():
+    yield
+    fixture_files.cache_clear()
+    while _SCRATCH:
+        _SCRATCH.pop().cleanup()
 
 
 @lru_cache(maxsize=1)
 def fixture_files() -> tuple[Path, object, dict[str, str]]:
     """(work directory, manifest, {format name: seed text}) for a 4x4 reduce export."""
-    work = Path(_SCRATCH.name)
+    work = _scratch()
     puzzle = parse_puzzle("1...........3...", box="2x2")
     model = build_model(puzzle, "block", "C", "reduce")
     manifest = manifest_from_dict(model_metadata(model))
