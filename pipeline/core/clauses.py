@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "DEFAULT_BACKEND", "AUTO_PAIRWISE_MAX", "Encoding", "EncodingTooLarge",
            "Template", "amo_template", "check_encoding_memory", "clause_list", "clause_tokens", "encode",
-           "encoding_bytes", "iter_clause_tokens", "keep_pysat_off_sigint", "resolve_amo", "settled_clauses"]
+           "encoding_bytes", "iter_clause_tokens", "keep_pysat_off_sigint", "resolve_amo", "settled_clauses", "value_literals"]
 
 #: The python-sat solver the SAT engine uses unless ``--sat-backend`` names another (here, so the
 #: command line words its help without importing the engine).
@@ -69,6 +69,27 @@ _BYTES_PER_NONZERO = {"ladder": 1_500, "seqcounter": 1_100, "bitwise": 1_700, "c
                       "totalizer": 6_100, "sortnetwrk": 8_600}
 _PAIRWISE_BYTES = (300, 120)   # bytes per nonzero: a + b * N
 _LOG2_BASE_N = 25              # the networks' figures are at this N
+
+
+def value_literals(model: Model, cells: np.ndarray) -> np.ndarray:
+    """``(len(cells), N)``: the SAT variable (position + 1) of each canvas cell's each value, the
+    literals the SAT engine's own rule encodings (running sums, combined sums) are written over.
+
+    Parameters
+    ----------
+    model : Model
+        The model (its convention numbers the positions).
+    cells : numpy.ndarray
+        Canvas cell indices (``row * cols + col``).
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 literals, one row a cell.
+    """
+    r, c = np.divmod(np.asarray(cells, dtype=np.int64), model.puzzle.cols)
+    digits = np.arange(model.puzzle.n)[None, :]
+    return model.convention.position(r[:, None], c[:, None], digits).astype(np.int64) + 1
 
 
 def settled_clauses(model: Model, read: list[np.ndarray]) -> list[list[int]]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.core.build import Model
-from pipeline.core.clauses import settled_clauses
+from pipeline.core.clauses import settled_clauses, value_literals
 from pipeline.core.clauses_pb import encode_rows
 from pipeline.core.csr import Csr
 from pipeline.core.rules.littlekiller import LittleKiller
@@ -91,11 +91,9 @@ def combined_sum_clauses(model: Model, top: int, *, view: bool) -> tuple[list[li
     # y(g, v): variable top + 1 + g * n + index of v
     y = top + 1 + np.arange(sizes.size * n, dtype=np.int64).reshape(sizes.size, n)
     clauses: list[list[int]] = []
-    conv = model.convention
     touched: list[np.ndarray] = []
     for g, cells in enumerate(groups):
-        r, c = np.divmod(cells, puzzle.cols)
-        x = conv.position(r[:, None], c[:, None], np.arange(n)[None, :]).astype(np.int64) + 1   # (cells, n)
+        x = value_literals(model, cells)   # (cells, N)
         touched.append(x.ravel() - 1)
         clauses += np.column_stack([-y[g], x.T]).tolist()                                       # y -> some x
         clauses += np.column_stack([-x.ravel(), np.broadcast_to(y[g], x.shape).ravel()]).tolist()   # x -> y

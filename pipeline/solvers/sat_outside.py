@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.core.build import Model
-from pipeline.core.clauses import settled_clauses
+from pipeline.core.clauses import settled_clauses, value_literals
 from pipeline.core.rules.segments import Lunchbox
 from pipeline.core.rules.outside import OutsideLine, Sandwich, XSum
 
@@ -191,13 +191,12 @@ def _lunchbox_parts(model: Model, values: np.ndarray, var: _Vars) -> tuple[list[
         or any(max(box.cell_list) >= canvas for box in boxes)
     ):  # an extra cell (ISS's var cells)
         return [], []
-    n_vars, n = model.convention.n_vars, model.puzzle.n
+    n_vars = model.convention.n_vars
     at = {name: k for k, name in zip(own.tolist(), names[own].tolist())}
     parts, touched = [], []
     for index, box in enumerate(boxes, start=1):
         cells = np.asarray(box.cell_list, dtype=np.int64)
-        r, c = np.divmod(cells, model.puzzle.cols)
-        x = model.convention.position(r[:, None], c[:, None], np.arange(n)[None, :]).astype(np.int64) + 1
+        x = value_literals(model, cells)   # (cells, N)
         touched.append(x.ravel() - 1)
         ends = [
             np.array([n_vars + at[f"aux_lunchbox_{index}_{side}_{i}"] + 1 for i in range(1, cells.size + 1)])
@@ -252,13 +251,11 @@ def outside_sum_clauses(model: Model, top: int, *, view: bool) -> OutsideSums:
     values = np.asarray(puzzle.board.value_of[:n], dtype=np.int64)
     if values.min() < 0:
         return OutsideSums([], 0, ())
-    conv = model.convention
     var = _Vars(top + 1)
     parts, long, touched = [_pad(np.array([var.true]))], [], []
     for rule in clues:
         cells = np.asarray(rule.cell_list, dtype=np.int64)
-        r, c = np.divmod(cells, puzzle.cols)
-        x = conv.position(r[:, None], c[:, None], np.arange(n)[None, :]).astype(np.int64) + 1  # (cells, n)
+        x = value_literals(model, cells)   # (cells, N)
         touched.append(x.ravel() - 1)
         if isinstance(rule, Sandwich):
             gates, defs = _sandwich_gates(x[:, 0], x[:, -1], var)

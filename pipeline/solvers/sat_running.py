@@ -34,7 +34,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pipeline.core.build import Model
-from pipeline.core.clauses import settled_clauses
+from pipeline.core.clauses import settled_clauses, value_literals
 from pipeline.core.rules.base import Rule
 from pipeline.core.rules.littlekiller import LittleKiller
 from pipeline.core.rules.sumlines import Arrow, DoubleArrow, PillArrow
@@ -174,11 +174,9 @@ def running_sum_clauses(model: Model, top: int, *, view: bool) -> RunningSums:
         return RunningSums([], 0)
     n = puzzle.n
     values = np.asarray(puzzle.board.value_of[:n], dtype=np.int64)
-    conv = model.convention
     parts, touched, n_aux = [], [], 0
     for _, cells, w, total in sums:
-        r, c = np.divmod(cells, puzzle.cols)
-        x = conv.position(r[:, None], c[:, None], np.arange(n)[None, :]).astype(np.int64) + 1   # (cells, n)
+        x = value_literals(model, cells)   # (cells, N)
         touched.append(x.ravel() - 1)
         adds = w[:, None] * values[None, :]                  # what each cell's value adds to the sum
         least = adds.min(axis=1)
