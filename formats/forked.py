@@ -14,16 +14,18 @@ system cannot fork, or when the model is too small for the work to pay for a pro
 A child ends with ``os._exit`` (it never runs its parent's clean-up or flushes its buffers); it
 dies at once on SIGINT or SIGTERM, and the parent kills and reaps its children before it lets
 any exception (a failed write, Ctrl-C) through, so the staging directory is removed only after
-they are gone.
+they are gone. SIGINT and SIGTERM are held back from each fork until the parent has recorded
+the child, so no signal finds a child the parent does not know.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from pipeline.core.errors import FormatError
@@ -38,6 +40,8 @@ FORK_NONZEROS = 1_000_000
 #: CNF holds about 350 MB while it is written): the CNF alone is a third of the work, so more
 #: than four processes gain little.
 DEFAULT_WORKERS = 4
+#: The signals held back from the fork until the child is recorded (the ones an export stops on).
+HELD_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -144,8 +148,9 @@ def run_side_by_side(work: Callable[[list[T]], R], groups: Sequence[list[T]]) ->
     try:
         children = []
         for group in groups[1:]:
-            pid, pipe = _fork(work, group)
-            running[pid] = pipe
+            with _signals_held():    # a Ctrl-C between the fork and this record would orphan the child
+                pid, pipe = _fork(work, group)
+                running[pid] = pipe
             children.append(pid)
         mine = work(groups[0])
         return [mine, *(_result(pid, running) for pid in children)]
@@ -154,9 +159,29 @@ def run_side_by_side(work: Callable[[list[T]], R], groups: Sequence[list[T]]) ->
             _kill(pid, reader)
 
 
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM blocked while the block runs (delivered when it ends), where the
+    system can block signals.
+
+    Why: a signal handled between ``os.fork`` returning and the child's pid being recorded
+    raised ``KeyboardInterrupt`` in the parent while no one knew the child, which then wrote on
+    into the staging directory the parent was removing (a staging directory left behind).
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _fork(work: Callable[[list[T]], Any], group: list[T]) -> tuple[int, int]:
     """A child running ``work(group)``, its pickled outcome written into a pipe: its pid and the
-    pipe's reading end."""
+    pipe's reading end (called with :data:`HELD_SIGNALS` blocked; the child unblocks them once
+    their default actions are back)."""
     reader, writer = os.pipe()
     pid = os.fork()
     if pid:
@@ -167,6 +192,8 @@ def _fork(work: Callable[[list[T]], Any], group: list[T]) -> tuple[int, int]:
         os.close(reader)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)
         try:
             outcome: tuple[str, Any] = ("ok", work(group))
         except BaseException as error:  # noqa: BLE001 - every error goes back to the parent

@@ -168,6 +168,46 @@ def test_the_parents_own_error_kills_and_reaps_the_children(tmp_path, forks):
     assert not marker.exists()
 
 
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="holding signals back needs pthread_sigmask")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_right_after_the_fork_still_finds_the_child_recorded(monkeypatch, signum):
+    """The signal comes the moment ``os.fork`` returns in the parent (CI met this: the child
+    wrote on into a staging directory the interrupted parent was removing): the parent stops,
+    and the child is killed and reaped all the same."""
+    children: list[int] = []
+    fork = os.fork
+
+    def fork_then_signal():
+        pid = fork()
+        if pid:
+            children.append(pid)
+            os.kill(os.getpid(), signum)
+        return pid
+
+    def interrupted(number, frame):
+        raise KeyboardInterrupt
+
+    def work(group):
+        import time
+        time.sleep(30)                      # killed long before it ends
+        return group
+
+    previous = signal.signal(signum, interrupted)
+    monkeypatch.setattr(os, "fork", fork_then_signal)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            forked.run_side_by_side(work, [["parent"], ["child"]])
+        assert reaped(children)
+    finally:
+        signal.signal(signum, previous)
+        for pid in children:                # the old code's orphan, so no run leaves it behind
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+
+
 # ---------------------------------------------------------------------------------------------
 # export_model with workers
 # ---------------------------------------------------------------------------------------------
