@@ -115,22 +115,29 @@ def linear_sums(rules: Sequence[Rule]) -> list[tuple[str, np.ndarray, np.ndarray
     return out
 
 
-def _one_sum(x: np.ndarray, weights: np.ndarray, total: int, first: int) -> tuple[np.ndarray, int]:
-    """The running-sum clauses of one sum: ``x`` its cells' value variables ``(k, n)``, ``weights``
-    what each value adds ``(k, n)``, shifted to start at 0 in each cell, ``total`` shifted so; the
-    order variables numbered from ``first``, variable ``first`` itself fixed true (the bounds'
-    constant; a total out of the cells' reach also fixed false: no solution). Clauses as rows of a
-    ``(m, 3)`` array (a 0 pads a two-literal clause), and the variables used."""
+def _chain(x: np.ndarray, weights: np.ndarray, lo_last: int, hi_last: int, last: np.ndarray | None,
+           first: int, fresh: int) -> tuple[np.ndarray, int]:
+    """The running-sum clauses of one sum whose total lies in ``lo_last .. hi_last``: ``x`` its
+    cells' value variables ``(k, n)``, ``weights`` what each value adds ``(k, n)``, shifted to start
+    at 0 in each cell, the bounds shifted so; the order variables numbered from ``fresh``
+    (``first`` is the constant true, fixed by the caller). The last row (the whole sum) is
+    ``last`` (its literal for each ``s``, a shared total's) or, without it, the constants of
+    ``s <= lo_last`` (a known total: ``lo_last == hi_last``). Clauses as rows of a ``(m, 3)``
+    array (a 0 pads a shorter clause), and the variables used."""
     k = x.shape[0]
     most = weights.max(axis=1)
     upto = np.concatenate([[0], np.cumsum(most)])          # the first i cells add up to at most upto[i]
-    lo = np.maximum(0, total - (upto[-1] - upto))          # the first i cells add up to at least lo
-    hi = np.minimum(upto, total)                           # and at most hi
+    lo = np.maximum(0, lo_last - (upto[-1] - upto))        # the first i cells add up to at least lo
+    hi = np.minimum(upto, hi_last)                         # and at most hi
     width = int(upto[-1]) + int(most.max()) + 2
     s = np.arange(width)
     free = (s[None, :] > lo[:, None]) & (s[None, :] <= hi[:, None])          # o(i, s) a variable
+    if last is not None:
+        free[k] = False
     lit = np.where(s[None, :] <= lo[:, None], first, -first)                  # else true / false
-    lit[free] = first + 1 + np.arange(int(free.sum()))
+    lit[free] = fresh + np.arange(int(free.sum()))
+    if last is not None:
+        lit[k] = last[:width] if last.size >= width else np.concatenate([last, np.full(width - last.size, -first)])
     # the order: o(i, s + 1) -> o(i, s)
     ii, ss = np.nonzero(free[:, 1:] & free[:, :-1])
     order = np.column_stack([-lit[ii, ss + 1], lit[ii, ss], np.zeros(ii.size, dtype=np.int64)])
@@ -144,8 +151,17 @@ def _one_sum(x: np.ndarray, weights: np.ndarray, total: int, first: int) -> tupl
     after = np.where(step < width, after, -first)     # past every bound: false
     up = np.column_stack([-before, -xl, after])
     down = np.column_stack([before, -xl, -after])
-    unit = np.array([[first, 0, 0]] if 0 <= total <= upto[-1] else [[first, 0, 0], [-first, 0, 0]], dtype=np.int64)
-    return np.concatenate([unit, order, up, down]), int(free.sum()) + 1
+    return np.concatenate([order, up, down]), int(free.sum())
+
+
+def _one_sum(x: np.ndarray, weights: np.ndarray, total: int, first: int) -> tuple[np.ndarray, int]:
+    """The running-sum clauses of one sum (:func:`_chain`) of a known ``total`` (shifted), the
+    order variables numbered from ``first``, variable ``first`` itself fixed true (the bounds'
+    constant; a total out of the cells' reach also fixed false: no solution)."""
+    made, used = _chain(x, weights, total, total, None, first, first + 1)
+    reach = int(weights.max(axis=1).sum())
+    unit = np.array([[first, 0, 0]] if 0 <= total <= reach else [[first, 0, 0], [-first, 0, 0]], dtype=np.int64)
+    return np.concatenate([unit, made]), used + 1
 
 
 def running_sum_clauses(model: Model, top: int, *, view: bool) -> RunningSums:
