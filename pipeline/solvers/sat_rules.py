@@ -1,8 +1,8 @@
 """The clauses the SAT engine (:mod:`pipeline.solvers.sat`) adds to a shape's unit rows: the
 killer cages' digit combinations, the other rules' rows through their cardinality and
-pseudo-Boolean encodings (the little killers' and arrows' as running sums,
-:mod:`pipeline.solvers.sat_running`), the sandwiches', X-sums' and lunchboxes' gated sums
-(:mod:`pipeline.solvers.sat_outside`), the little killers' combined sums (:mod:`pipeline.solvers.sat_combined`),
+pseudo-Boolean encodings (the little killers' and arrows' as running sums, the region-sum
+lines' and zippers' as running sums onto a shared total, :mod:`pipeline.solvers.sat_running`),
+the sandwiches', X-sums' and lunchboxes' gated sums (:mod:`pipeline.solvers.sat_outside`), the little killers' combined sums (:mod:`pipeline.solvers.sat_combined`),
 and a layout's absent cells fixed false (:func:`rules_beyond_units`)."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pipeline.core.clauses_pb import ENGINE_BYTES_PER_TOKEN, EncodingOutlasts, E
 from pipeline.core.errors import PipelineError, SolveError
 from pipeline.solvers.sat_combined import combined_sum_clauses
 from pipeline.solvers.sat_outside import outside_sum_clauses
-from pipeline.solvers.sat_running import RUNNING_SUMS, running_sum_clauses
+from pipeline.solvers.sat_running import EQUAL_SUMS, RUNNING_SUMS, running_sum_clauses
 
 __all__ = ["CAGE_COMBINATIONS", "OUTSIDE_SUMS", "SETUP_SECONDS_PER_CLAUSE", "SetupOutlasts", "rules_beyond_units"]
 
@@ -96,8 +96,9 @@ def rules_beyond_units(model: Model, top: int, amo: str, *, view: bool = False,
         matrix, rhs, sense = rule_rows_csr(model) if view else (rows.csr, rows.rhs, rows.sense)
         var_of_col = model.columns.astype(np.int64) + 1 if view else np.arange(1, matrix.shape[1] + 1)
         # the little killers' and arrows' sums as running sums next (their rows are left out too)
-        running = running_sum_clauses(model, top + (0 if cages is None else cages.n_aux), view=view) \
-            if RUNNING_SUMS else None
+        running = running_sum_clauses(model, top + (0 if cages is None else cages.n_aux), view=view,
+                                      equal=EQUAL_SUMS, linear=RUNNING_SUMS) \
+            if RUNNING_SUMS or EQUAL_SUMS else None
         # the sandwiches', X-sums' and lunchboxes' gated sums (their sum rows are left out too)
         outside = outside_sum_clauses(model, top + (0 if cages is None else cages.n_aux)
                                       + (0 if running is None else running.n_aux), view=view) if OUTSIDE_SUMS else None
