@@ -247,9 +247,8 @@ def _shared_sum(xs: list[np.ndarray], adds: list[np.ndarray], first: int) -> tup
 def running_sum_clauses(model: Model, top: int, *, view: bool, equal: bool = False,
                         linear: bool = True) -> RunningSums:
     """The running-sum clauses of ``model``'s little killers and arrows (module docstring; with
-    ``linear``) and,
-    with ``equal``, of its region-sum and zipper lines (:func:`equal_sum_parts`, a shared total
-    each), their auxiliary variables numbered from ``top + 1``; none for a puzzle without them,
+    ``linear``) and, with ``equal``, of its region-sum and zipper lines (:func:`equal_sum_parts`,
+    a shared total each), their auxiliary variables numbered from ``top + 1``; none for a puzzle without them,
     with a layout or with a value set other than the side's, nor for a sum over an extra cell
     (its row stays).
 
