@@ -26,8 +26,9 @@ def read_claimed_grid(source: Any, puzzle: Puzzle, box: Any = None,
 
     A 16x16 puzzle written in ``0-F`` with no ``0`` clue reads as ``1-G`` (its clues mean the same
     values either way, bar ``0`` and ``G``): an answer to it with ``0`` cells and no ``G`` (at most
-    one ``0`` a row and a column, :func:`pipeline.core.hexadoku.zero_based_kinds`) is read in
-    ``0-F``, not with its ``0`` cells empty. Its ``0`` is then the puzzle's digit 16, the one no
+    one ``0`` a row and a column, :func:`pipeline.core.hexadoku.zero_based_kinds`), or written as
+    numbers with ``0`` cells and no 16 by the same rule, is read in ``0-F``, not with its ``0``
+    cells empty. Its ``0`` is then the puzzle's digit 16, the one no
     clue holds (:func:`_either_reading`), so the verdict is the same for the 1-G puzzle; with
     ``reading`` the grid is in the digits of :func:`zero_based_puzzle`, appended to it.
 

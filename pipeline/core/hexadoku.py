@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["ZERO_BASED_SIDE", "ONE_TO_G", "ZERO_TO_F", "AMBIGUOUS", "Alphabet", "zero_based_kinds",
-           "zero_based_digits", "ambiguous_message"]
+           "zero_based_digits", "zero_based_numbers", "ambiguous_message"]
 
 #: The one side whose grids are commonly written in a 0-based alphabet: hexadoku's 0-F.
 ZERO_BASED_SIDE = 16
@@ -101,6 +101,33 @@ def zero_based_digits(raw: np.ndarray, values: np.ndarray) -> np.ndarray:
     digits = np.where(values > 0, values + 1, values)
     digits = np.where(raw == _ZERO, 1, digits)
     return np.where(raw == _DASH, 0, digits)
+
+
+def zero_based_numbers(values: np.ndarray, zeros: np.ndarray) -> np.ndarray | None:
+    """The digits (``1..16``, 0 empty) of a claimed 16x16 answer written as numbers (``0 15 3``,
+    a JSON array) when it is ``0-F`` by the rule of compact cells (:func:`zero_based_kinds` with
+    ``answer``: ``0`` cells, no 16, at most one ``0`` a row and a column); None when it is ``1-G``.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        ``(16, 16)``: the numbers as read with ``0`` empty (an empty cell is 0 too).
+    zeros : numpy.ndarray
+        ``(16, 16)`` bool: the cells written ``0`` (not an empty cell).
+
+    Examples
+    --------
+    >>> latin = np.add.outer(np.arange(16), np.arange(16)) % 16   # a full grid of the values 0..15
+    >>> zero_based_numbers(latin, latin == 0)[0, :3].tolist()
+    [1, 2, 3]
+    >>> zero_based_numbers(latin + 1, latin < 0) is None   # 1..16: no 0 cell
+    True
+    """
+    values = np.asarray(values).reshape(1, -1)
+    raw = np.where(np.asarray(zeros).reshape(1, -1), _ZERO, np.where(values == 0, _DOT, ord("1"))).astype(np.uint8)
+    if zero_based_kinds(raw, values, answer=True)[0] == ONE_TO_G:
+        return None
+    return zero_based_digits(raw, values).reshape(np.shape(zeros))
 
 
 def ambiguous_message(where: str, n: int = ZERO_BASED_SIDE) -> str:

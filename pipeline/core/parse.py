@@ -38,7 +38,7 @@ from pipeline.core.cells_text import COMPACT_DIGITS, REGION_ALPHABET   # the com
 from pipeline.core.source_text import MAX_PATH_CHARS as MAX_PATH_CHARS, _path_kind as _path_kind, _read_source
 from pipeline.core.source_text import read_source as read_source
 from pipeline.core.hexadoku import (AMBIGUOUS, ONE_TO_G, ZERO_BASED_SIDE, ambiguous_message, zero_based_digits,
-                                    zero_based_kinds)
+                                    zero_based_kinds, zero_based_numbers)
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
 from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, too_much
 from pipeline.core.fpuzzles import looks_like_fpuzzles
@@ -270,7 +270,7 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
         As :func:`read_puzzle`'s: a 16x16 grid in ``0-F`` gets the value set 0..15 appended (its
         digits 1..16 returned); an :class:`~pipeline.core.hexadoku.Alphabet` with ``answer``
         reads a grid of either reading (no ``.`` nor ``-``) as ``0-F``, an answer having no
-        empty cells. Without it ``0`` is empty, as ever.
+        empty cells, and a 16x16 of numbers 0..15 by the same rule. Without it ``0`` is empty.
     """
     if not isinstance(source, (str, os.PathLike, np.ndarray, list, tuple, dict)) and hasattr(source, "__array__"):
         source = np.asarray(source)   # a DataFrame: the array it holds, not its printed text (as read_puzzle)
@@ -287,7 +287,8 @@ def parse_grid(source: Source, *, box: Box = None, size: int | None = None,
         # rows (lists, tuples, numpy rows) read as read_puzzle reads them: their str() is no grid's text
         source = matrix_of_rows(source, "grid")
     if isinstance(source, np.ndarray) and rows is None:
-        return _matrix_to_grid(source, box, size, "grid")
+        grid = _matrix_to_grid(source, box, size, "grid")   # NaN is empty, 0 a cell written 0
+        return _answer_numbers(grid, source == 0, alphabet) if source.dtype.kind in "iuf" else grid
     source = source if rows is None else literal_text(rows)
     inline = isinstance(source, str) and (looks_like_document(source) or looks_like_fpuzzles(source)
                                           or looks_like_iss(source))
@@ -479,7 +480,22 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
                 matrix[i, j] = _token_value(tok, where, k if clue_list else i + 1, j, clue_list, side)
     if clue_list:
         return _clue_list_to_grid(matrix, box, size, where, line_numbers=np.asarray(numbers))
+    if side == ZERO_BASED_SIDE and getattr(alphabet, "answer", False):   # an answer's numbers 0..15
+        written = ~np.isin(np.char.strip(np.asarray(rows, dtype=str)), [*_EMPTY_CELL, "-"])
+        matrix = _answer_numbers(matrix, (matrix == 0) & written, alphabet)
     return _matrix_to_grid(matrix, box, size, where)
+
+
+def _answer_numbers(grid: np.ndarray, zeros: np.ndarray, alphabet: list | None) -> np.ndarray:
+    """A claimed 16x16 answer of numbers (``zeros``: its cells written ``0``) read as compact cells
+    are (:func:`~pipeline.core.hexadoku.zero_based_numbers`): values 0..15 give their digits and
+    the value set to ``alphabet``; a puzzle's numbers keep ``0`` empty."""
+    square = grid.shape == zeros.shape == (ZERO_BASED_SIDE, ZERO_BASED_SIDE)
+    digits = zero_based_numbers(grid, zeros) if square and getattr(alphabet, "answer", False) else None
+    if digits is None or alphabet is None:
+        return grid
+    alphabet.append(tuple(range(ZERO_BASED_SIDE)))
+    return digits
 
 
 def _letter_header(rows: list[list[str]]) -> bool:
