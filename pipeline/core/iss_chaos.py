@@ -23,8 +23,10 @@ the later ones extend (their readers then return no entry of their own).
   region cell's region number, a grid cell's digit: region cells are ``@r2c2`` in ``cells``);
   :mod:`pipeline.core.iss_nfa` hands such a group here (:func:`region_automaton`).
 
-Region cells may be given as grid cells (``R1C2``), as ISS allows. The writer gives ``chaos``
-back as ``ChaosConstruction`` followed by its clues over ``CC`` cells.
+The cells after a ``ChaosCount`` or ``ChaosArrow`` control cell are region cells (``CC<k>``): a
+grid cell (``R1C2``) there is refused, as ISS refuses it (only its UI maps a selection of grid cells
+to their region cells). The writer gives ``chaos`` back as ``ChaosConstruction`` followed by its
+clues over ``CC`` cells.
 """
 from __future__ import annotations
 
@@ -38,25 +40,32 @@ __all__ = ["READERS_CHAOS", "WRITERS_CHAOS", "region_automaton", "region_cell", 
 
 
 
-def region_cell(token: str, grid: IssGrid) -> str:
-    """The document's name of an ISS region cell (``CC10`` on a 9x9 -> ``r2c1``; a grid cell id
-    names its own region cell).
+def region_cell(token: str, grid: IssGrid, what: str = "a chaos clue") -> str:
+    """The document's name of an ISS region cell (``CC10`` on a 9x9 -> ``r2c1``).
 
     Parameters
     ----------
     token : str
-        ``CC<k>`` (1-based, row-major) or a cell id.
+        ``CC<k>`` (1-based, row-major); a grid cell id (``R2C1``) is refused, as ISS refuses it.
     grid : IssGrid
         The string's grid.
+    what : str
+        The constraint the messages name (``ChaosCount``).
 
     Returns
     -------
     str
+
+    Raises
+    ------
+    IssArgError
+        ``token`` is no region cell of the grid.
     """
     m = CHAOS_CELL.fullmatch(token)
     if m is None:
-        r, c = grid.rc(token)   # a grid cell id names its region cell; a Var cell has no region
-        return f"r{r + 1}c{c + 1}"
+        r, c = grid.rc(token)   # a Var cell or no cell: its own message
+        raise IssArgError(f"{clip(token)!r} is a grid cell where {what} takes region cells (CC<k>), as ISS "
+                          f"reads it: write CC{r * grid.n + c + 1} for {clip(token)}")
     k = int(m.group(1))
     if not 1 <= k <= grid.n * grid.n:
         raise IssArgError(f"{clip(token)!r} is not a region cell of the {grid.n}x{grid.n} grid")
@@ -129,7 +138,7 @@ def _read_count(args: list[str], grid: IssGrid) -> list[dict]:
     if not args:
         raise IssArgError("expected the control cell")
     clue = grid.cell(args[0])
-    cells = [region_cell(t, grid) for t in args[2:]]
+    cells = [region_cell(t, grid, "ChaosCount") for t in args[2:]]
     if not cells:
         cells = _steps(grid, grid.rc(args[0]), [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1),
                                                 (1, 1)])
@@ -147,7 +156,7 @@ def _read_arrow(args: list[str], grid: IssGrid) -> list[dict]:
         if token == "-":
             arms.append([])
         else:
-            arms[-1].append(region_cell(token, grid))
+            arms[-1].append(region_cell(token, grid, "ChaosArrow"))
     arms = [a for a in arms if a]
     if not arms:
         r0, c0 = grid.rc(args[0])

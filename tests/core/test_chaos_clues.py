@@ -15,6 +15,7 @@ import pytest
 
 from oracles import ISS_COLLECTION
 from pipeline import parse_puzzle
+from pipeline.cli.main import main
 from pipeline.core.build import build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.core.iss import document_from_iss
@@ -175,6 +176,28 @@ def test_bad_iss_refused_in_one_line(text, word):
     with pytest.raises(PuzzleError) as info:
         parse_puzzle(text)
     assert "\n" not in str(info.value) and word in str(info.value)
+
+
+@pytest.mark.parametrize("clue, cell, region", [
+    ("ChaosCount~R1C1~0~CC1~R1C2", "R1C2", "CC2"),
+    ("ChaosCount~R1C1~~R2C1~R2C2", "R2C1", "CC5"),
+    ("ChaosArrow~R1C1~0~CC1~CC2~-~CC1~R2C1", "R2C1", "CC5"),
+    ("ChaosArrow~R4C4~1~R4C4~R4C3", "R4C4", "CC16"),
+])
+def test_a_grid_cell_where_iss_takes_a_region_cell_is_refused(clue, cell, region, capsys):
+    """ISS's parser takes the cells after a ChaosCount/ChaosArrow control as CC region cells only
+    (sudoku_builder: "cells after the control cell must be Chaos Construction region cells"); only
+    its UI maps a selection of grid cells. They were read as their region cells."""
+    text = f".Shape~4x4.NoBoxes.ChaosConstruction.{clue}"
+    kind = clue.split("~")[0]
+    with pytest.raises(PuzzleError) as info:
+        parse_puzzle(text)
+    message = str(info.value)
+    assert "\n" not in message and f"ISS: {kind} (" in message, message
+    assert f"'{cell}' is a grid cell where {kind} takes region cells" in message and f"write {region} for {cell}" in message
+    assert main(["solve", text]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"'{cell}' is a grid cell" in err and "Traceback" not in err
 
 
 def test_verify_names_a_grid_no_division_of_which_keeps_the_clues():
