@@ -13,21 +13,27 @@ first ``i`` add up to at least ``s``" (``o(i, s + 1) -> o(i, s)``)::
 with ``s`` only where the sum can still reach the clue and the last sum the clue. A sandwich's
 ``g_i`` is "exactly one of the 1 and the ``N`` lies before cell ``i``, and cell ``i`` holds
 neither" (prefix literals: the 1 is among the first ``i - 1`` cells; the ``N`` likewise); a
-lunchbox's the same over its own end columns (``aux_lunchbox_k_1_i``, ``_2_i``, whose rows stay);
-an X-sum's is "the first digit is at least ``i``" (the first cell always counted; a first digit
-naming no cell is refused by a unit clause).
+lunchbox's the same over its own end columns (``aux_lunchbox_k_1_i``: cell ``i`` holds the
+box's smallest value, ``_2_i`` its largest), which clauses over the cells' values define in place
+of the rows that place them (:func:`_lunchbox_ends`; :data:`LUNCHBOX_ENDS`); an X-sum's is "the
+first digit is at least ``i``" (the first cell always counted; a first digit naming no cell is
+refused by a unit clause).
 
 Counting ISS's entries to 2 with CaDiCaL (clauses of the rule part, conflicts, solve seconds on a
 shared machine; 2026-12-07), big-M rows -> these: "Between 1 and 9 Sudoku" 4,317,558 -> 44,577
 clauses, 471 -> 1,011 conflicts, 8.5 -> 0.1 s; "Sandwich snipe 18" 3,941,678 -> 38,741, 266,219
 -> 63,682 conflicts, 630 -> 11 s; "X-Sum" 759,131 -> 45,631, 4,453 -> 8,148, 6.3 -> 0.6 s;
 "Normal Lunchbox" 650,582 -> 531,144, 9,724 -> 3,012, 16.7 -> 4.5 s; "Extreme Lunchbox" 83,553
--> 24,387 conflicts, 73 -> 23 s.
+-> 24,387 conflicts, 73 -> 23 s. The lunchboxes' ends by clauses too (the engine's rule clauses,
+conflicts of ``SatEngine.count`` to 2, its seconds; a loaded 2-core machine): "Normal Lunchbox"
+531,144 -> 13,534 clauses, 3,982 -> 1,580 conflicts, 2.1 -> 0.06 s; "Normal Lunchbox 2" 594,253
+-> 15,643, 24,078 -> 5,369, 10.1 -> 0.36 s; "Extreme Lunchbox" 619,467 -> 17,407, 34,338 ->
+6,444, 16.8 -> 0.38 s; "Extreme Lunchbox 2" 423,409 -> 13,469, 7,671 -> 3,331, 10.5 -> 0.13 s.
 
 The clauses encode exactly the clues' rows (each cell one value, a sandwich's line one unit, a
-lunchbox's cells distinct with one smallest and one largest), so no answer changes. Clues whose
-values include a negative one, a layout, a value set other than the side's, and lunchboxes with
-an extra cell or inside another rule keep their rows.
+lunchbox's cells distinct: its unit or its ``lunchboxdistinct`` rows, which stay), so no answer
+changes. Clues whose values include a negative one, a layout, a value set other than the side's,
+and lunchboxes with an extra cell or inside another rule keep their rows.
 """
 
 from __future__ import annotations
@@ -47,8 +53,13 @@ OUTSIDE_PREFIXES: dict[type[OutsideLine], tuple[str, str]] = {
     XSum: ("xsum_", "xsumnot_"),
 }
 
-#: The lunchboxes' rows these clauses replace (their sums; the rows fixing the ends stay).
+#: The lunchboxes' rows these clauses replace: their sums, and with :data:`LUNCHBOX_ENDS` the rows
+#: placing their ends.
 LUNCHBOX_PREFIXES = ("lunchboxsum_", "lunchboxnot_")
+LUNCHBOX_END_PREFIXES = ("lunchboxends_", "lunchboxmin_", "lunchboxmax_")
+#: Define a lunchbox's end columns by clauses over the cells' values (:func:`_lunchbox_ends`) in
+#: place of its ``lunchboxends``, ``lunchboxmin`` and ``lunchboxmax`` rows (False: those rows stay).
+LUNCHBOX_ENDS = True
 
 _WIDTH = 5  # the widest clause made here (a 0 pads a shorter one)
 
@@ -175,12 +186,42 @@ def _xsum_parts(x: np.ndarray, values: np.ndarray, total: int, var: _Vars) -> tu
     return np.concatenate([refuse, implied, _gated_sum(x, values, g, total, var)]), need
 
 
-def _lunchbox_parts(model: Model, values: np.ndarray, var: _Vars) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def _lunchbox_ends(x: np.ndarray, values: np.ndarray, small: np.ndarray, large: np.ndarray,
+                   var: _Vars) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Clauses making ``small[i]`` "cell ``i`` holds the line's smallest value" and ``large[i]``
+    "its largest" (the line's values distinct), over ``x`` the cells' value literals ``(k, n)``
+    and ``values`` the values of ``x``'s columns: with the values in increasing order, ``A_d``
+    says "a cell holds one of the ``d + 1`` smallest" (``x(c, d) -> A_d``, ``A_{d-1} -> A_d``,
+    ``A_d -> A_{d-1}`` or a cell holds the ``d``-th), and ``x(c_i, d) -> (small_i <-> not
+    A_{d-1})``; ``large`` likewise from the top; at least one of each. No big-M: ``O(k n)``
+    clauses, ``2 (n - 1)`` auxiliaries. Short clauses as ``(m, _WIDTH)`` rows and the long ones
+    (a cell of the line holds the value; an end is there) as rows of any width."""
+    k, n = x.shape
+    long: list[np.ndarray] = []
+    parts = []
+    for order, ends in ((np.argsort(values, kind="stable"), small), (np.argsort(-values, kind="stable"), large)):
+        xs = x[:, order]
+        seen = var.take(n - 1)   # seen[d]: a cell holds one of the first d + 1 values in this order
+        parts += [_pad(-xs[:, : n - 1].ravel(), np.tile(seen, k)), _pad(-seen[:-1], seen[1:])]
+        before = np.concatenate([np.zeros(1, dtype=np.int64), seen[:-1]])   # seen[d - 1] (none for d = 0)
+        long.append(np.column_stack([-seen, before, xs[:, : n - 1].T]))
+        long.append(ends[None, :])
+        # a cell holding the d-th value is an end exactly when none of the first d values is there
+        cell, d = np.divmod(np.arange(k * n), n)
+        first = d == 0
+        parts += [_pad(-xs[cell[first], 0], ends[cell[first]])]
+        cell, d = cell[~first], d[~first]
+        parts += [_pad(-xs[cell, d], seen[d - 1], ends[cell]), _pad(-xs[cell, d], -seen[d - 1], -ends[cell])]
+    return np.concatenate(parts), long
+
+
+def _lunchbox_parts(model: Model, values: np.ndarray,
+                    var: _Vars) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
     """The lunchboxes' gated sums, their ends the rule's own auxiliary columns (``aux_lunchbox_k_1_i``:
-    cell ``i`` holds the smallest value; ``_2_i`` the largest), the gates as a sandwich's; none when
-    those columns are not all the top-level lunchboxes' (one inside another rule) or a box holds an
-    extra cell. The clauses and
-    the cells' positions read."""
+    cell ``i`` holds the smallest value; ``_2_i`` the largest; with :data:`LUNCHBOX_ENDS` defined
+    here, :func:`_lunchbox_ends`), the gates as a sandwich's; none when those columns are not all
+    the top-level lunchboxes' (one inside another rule) or a box holds an extra cell. The clauses,
+    the long ones (rows of any width) and the cells' positions read."""
     boxes = [rule for rule in model.puzzle.rules if isinstance(rule, Lunchbox)]
     names = np.asarray(model.aux_names, dtype=str)
     own = np.flatnonzero(np.char.startswith(names, "aux_lunchbox_"))
@@ -190,10 +231,10 @@ def _lunchbox_parts(model: Model, values: np.ndarray, var: _Vars) -> tuple[list[
         or own.size != 2 * sum(len(box.cell_list) for box in boxes)
         or any(max(box.cell_list) >= canvas for box in boxes)
     ):  # an extra cell (ISS's var cells)
-        return [], []
+        return [], [], []
     n_vars = model.convention.n_vars
     at = {name: k for k, name in zip(own.tolist(), names[own].tolist())}
-    parts, touched = [], []
+    parts, long, touched = [], [], []
     for index, box in enumerate(boxes, start=1):
         cells = np.asarray(box.cell_list, dtype=np.int64)
         x = value_literals(model, cells)   # (cells, N)
@@ -202,9 +243,13 @@ def _lunchbox_parts(model: Model, values: np.ndarray, var: _Vars) -> tuple[list[
             np.array([n_vars + at[f"aux_lunchbox_{index}_{side}_{i}"] + 1 for i in range(1, cells.size + 1)])
             for side in (1, 2)
         ]
+        if LUNCHBOX_ENDS:
+            placed, wide = _lunchbox_ends(x, values, ends[0], ends[1], var)
+            parts.append(placed)
+            long += wide
         gates, defs = _sandwich_gates(ends[0], ends[1], var)
         parts += [defs, _gated_sum(x, values, gates, int(box.total), var)]
-    return parts, touched
+    return parts, long, touched
 
 
 def _as_lists(rows: np.ndarray) -> list[list[int]]:
@@ -266,10 +311,11 @@ def outside_sum_clauses(model: Model, top: int, *, view: bool) -> OutsideSums:
             made, need = _xsum_parts(x, values, int(rule.value), var)
             parts.append(made)
             long.append(need)
-    lunch, box_cells = _lunchbox_parts(model, values, var)
+    lunch, lunch_long, box_cells = _lunchbox_parts(model, values, var)
     if not clues and not lunch:
         return OutsideSums([], 0, ())
     parts += lunch
+    long += lunch_long
     touched += box_cells
     clauses = _as_lists(np.concatenate(parts))
     for need in long:
@@ -277,5 +323,6 @@ def outside_sum_clauses(model: Model, top: int, *, view: bool) -> OutsideSums:
     if view:   # settled positions are not in the solver: fixed here
         clauses += settled_clauses(model, touched)
     kinds = {type(rule) for rule in clues}
-    prefixes = tuple(p for kind in kinds for p in OUTSIDE_PREFIXES[kind]) + (LUNCHBOX_PREFIXES if lunch else ())
+    prefixes = tuple(p for kind in kinds for p in OUTSIDE_PREFIXES[kind]) + (LUNCHBOX_PREFIXES if lunch else ()) \
+        + (LUNCHBOX_END_PREFIXES if lunch and LUNCHBOX_ENDS else ())
     return OutsideSums(clauses, var.used, prefixes)
