@@ -438,6 +438,58 @@ def check_project_on_cluster(client: Any, scheduler: str) -> None:
 
 
 
+def _start_resource_tracker() -> None:
+    """Start this process's multiprocessing resource tracker now, if it is to be started at all
+    (not on Windows). Its start unblocks SIGINT and SIGTERM in the calling thread whatever the mask
+    was (``multiprocessing.resource_tracker.ensure_running``); once it runs, later calls change
+    no mask."""
+    with contextlib.suppress(Exception):
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+
+
+@contextlib.contextmanager
+def _held_until_started():
+    """Hold SIGINT and SIGTERM back while a Dask LocalCluster starts, and deliver one that came
+    meanwhile once it is up (``signal.raise_signal``: to the handler that was there before, the
+    command line's raises KeyboardInterrupt; the caller closes the cluster on the way out).
+
+    SIGINT was ignored here, and a Ctrl-C during the start-up (seconds on a loaded machine) was
+    lost: the run went on to its end. A signal that raised in the middle of the start instead
+    (SIGTERM) left a half-started cluster, which Dask's exit hook failed to close with a
+    traceback. Now both are blocked in this thread, so Dask's threads started here and the worker
+    processes they spawn inherit the block (no traceback from a worker's start-up, as with the
+    ignored disposition before; the client closes them); a signal that reaches another thread
+    meanwhile is remembered by the handler set here. A disposition of ``SIG_IGN`` (``nohup``)
+    stays. Without ``pthread_sigmask`` (Windows) SIGINT is ignored during the start, as before."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        with _sigint_ignored():
+            yield
+        return
+    caught: list[int] = []
+
+    def remember(signum, frame):
+        caught.append(signum)
+    # multiprocessing's resource tracker, started with the first spawned process, unblocks both
+    # signals in the thread that starts it (Dask's loop thread: its workers then took Ctrl-C in
+    # their start-up, "Nanny failed to start"); started here first, it leaves that thread's alone
+    _start_resource_tracker()
+    previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        for sig, handler in previous.items():
+            if handler is not signal.SIG_IGN:
+                signal.signal(sig, remember)
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)   # one held back goes to remember now
+        for sig, handler in previous.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+    if caught:   # the start is over: the first signal as if it came now
+        signal.raise_signal(caught[0])
+
+
 #: a local cluster's scratch directory: this prefix, the client's pid, a dash, a random part
 SCRATCH_PREFIX = "sudoku-batch-dask-"
 
@@ -511,6 +563,7 @@ class Dask:
         except ImportError:
             raise PipelineError(dask_missing()) from None
         self.cluster = None
+        self.client = None
         self.scratch: str | None = None
         # the client's own log: a scheduler that goes away mid-run printed a 30-line traceback of
         # its reconnection before the run's one line (restored on close)
@@ -531,16 +584,20 @@ class Dask:
                 self._client_log.setLevel(self._client_level)
                 raise
         else:
-            with _sigint_ignored():
-                # the workers' scratch in a directory of this run's, removed on close (Dask's default,
-                # $TMPDIR/dask-scratch-space, outlives the run)
-                import dask
+            try:
+                with _held_until_started():
+                    # the workers' scratch in a directory of this run's, removed on close (Dask's
+                    # default, $TMPDIR/dask-scratch-space, outlives the run)
+                    import dask
 
-                remove_orphaned_scratch()
-                self.scratch = tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
-                with dask.config.set({"temporary-directory": self.scratch}):   # the scheduler's too
-                    self.cluster = LocalCluster(**local_cluster_options(workers, self.scratch))
-                self.client = Client(self.cluster)
+                    remove_orphaned_scratch()
+                    self.scratch = tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
+                    with dask.config.set({"temporary-directory": self.scratch}):   # the scheduler's too
+                        self.cluster = LocalCluster(**local_cluster_options(workers, self.scratch))
+                    self.client = Client(self.cluster)
+            except BaseException:   # a signal held back during the start, or a start that failed
+                self.close()        # no worker process and no scratch outlive it
+                raise
         self.count = 0
         self.workers = max(1, sum(self.client.nthreads().values()))
 
@@ -593,8 +650,9 @@ class Dask:
         abort : callable or None
             Unused (no process here to kill).
         """
-        with contextlib.suppress(Exception):
-            self.client.close()
+        if self.client is not None:
+            with contextlib.suppress(Exception):
+                self.client.close()
         self._client_log.setLevel(self._client_level)
         if self.cluster is not None:
             with contextlib.suppress(Exception):
