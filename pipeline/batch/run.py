@@ -308,7 +308,7 @@ def run_config(config: BatchConfig, stream: TextIO | None = None, *,
             try:
                 summary = _run_locked(out, config, manifest, records, asdict(options), stream=stream,
                                       started=started, usage=usage, load_start=load_start, on_start=on_start)
-            except Exception:
+            except (Exception, KeyboardInterrupt):   # also a Ctrl-C while --overwrite's cluster starts
                 undone = _undo_refused_start(out, fresh_manifest)
                 raise
             if summary.interrupted:   # stopped before a part was written (a Dask scheduler waited for): as refused

@@ -115,3 +115,25 @@ def test_a_signal_while_the_local_cluster_starts_ends_the_run(tmp_path, signum, 
     assert not out.exists()                  # OUT as before the run: nothing was solved
     assert left, "worker processes outlived the run"
     assert list(scratch.iterdir()) == []     # the cluster's scratch removed with it
+
+
+def test_a_ctrl_c_while_overwrite_s_cluster_starts_leaves_no_output_directory(tmp_path, monkeypatch):
+    """``--overwrite --engine dask`` starts its cluster before OUT is prepared; a Ctrl-C then ended
+    the run (exit 130) but left the directory it made, holding only ``_batch.lock``."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError as e:
+        print(f"SKIP: dask.distributed is not importable ({e})")
+        pytest.skip(f"dask.distributed is not importable ({e})")
+    import pipeline.batch.run as run_module
+    from pipeline.batch import run_batch
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    src = tmp_path / "in.txt"
+    src.write_text("1...........3...\n" * 3)
+    out = tmp_path / "out"
+    monkeypatch.setattr(run_module, "make_engine", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(src, out, engine="dask", workers=1, overwrite=True, progress="none")
+    assert not out.exists()
