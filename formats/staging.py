@@ -34,10 +34,8 @@ import contextlib
 import json
 import os
 import shutil
-import signal
 import stat
 import tempfile
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +45,7 @@ from typing import Any
 
 from pipeline.core.errors import FormatError
 from pipeline.core.manifest import MANIFEST_NAME
+from pipeline.core.stops import deferred_signals
 
 from formats.files import MAX_MANIFEST_BYTES, file_sha256, read_regular_text, write_failure
 
@@ -188,33 +187,6 @@ def directory_lock(directory: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)   # closing the descriptor releases the lock
-
-
-@contextlib.contextmanager
-def deferred_signals(signums: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back while the block runs, then deliver them (once each).
-
-    Only in the main thread (elsewhere Python cannot install handlers, and the block runs as
-    is); a signal whose handler was not installed from Python is left alone.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = {}
-    for signum in signums:
-        handler = signal.getsignal(signum)
-        if handler is None:
-            continue
-        previous[signum] = handler
-        signal.signal(signum, lambda number, frame: caught.append(number))
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        for signum in dict.fromkeys(caught):
-            signal.raise_signal(signum)
 
 
 @dataclass

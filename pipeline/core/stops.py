@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 __all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "ORDERLY_STOP_GRACE", "Deadline",
-           "DeadlineReached", "begin", "calling_on_stop", "ended_at_own_deadline", "removed_at_hard_exit", "deferred", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "report_interrupt", "watch", "say_seconds",
+           "DeadlineReached", "begin", "calling_on_stop", "ended_at_own_deadline", "removed_at_hard_exit", "deferred", "deferred_signals", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "report_interrupt", "watch", "say_seconds",
            "shutdown_started", "stop_requested", "stopping_in_order", "TOO_LONG_TO_START", "too_long_to_start", "watching_flag"]
 
 #: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
@@ -416,6 +416,34 @@ class deferred:
         if not _S.deferring and _S.pending is not None:
             stop, _S.pending = _S.pending, None
             raise stop
+
+
+@contextlib.contextmanager
+def deferred_signals(signums: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back while the block runs, then deliver them (once each), whatever
+    handles them (:func:`install`'s, Python's own ``KeyboardInterrupt``, a caller's).
+
+    Only in the main thread (elsewhere Python cannot install handlers, and the block runs as
+    is); a signal whose handler was not installed from Python is left alone.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {}
+    for signum in signums:
+        handler = signal.getsignal(signum)
+        if handler is None:
+            continue
+        previous[signum] = handler
+        signal.signal(signum, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(caught):
+            signal.raise_signal(signum)
 
 
 # -- the watchdog --------------------------------------------------------------------------------

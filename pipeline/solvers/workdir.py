@@ -78,10 +78,11 @@ def run_binary(argv: list[str], *, cwd: Path, timeout: float | None, stdout: Any
     OSError
         The binary cannot be started.
     """
-    proc = subprocess.Popen(argv, cwd=cwd, stdout=stdout, stderr=subprocess.PIPE, text=text,
-                            start_new_session=hasattr(os, "killpg"))
+    proc: subprocess.Popen | None = None
 
     def kill_group(*_: object) -> None:
+        if proc is None:
+            return
         try:
             if hasattr(os, "killpg"):
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -91,11 +92,18 @@ def run_binary(argv: list[str], *, cwd: Path, timeout: float | None, stdout: Any
             pass
 
     try:
+        # a stop handled between the binary's start and ``proc`` being set would leave its group
+        # running on (in a session of its own, so no terminal's Ctrl-C reaches it): it is held
+        # back until then, and raised below, where the group is known and killed
+        with stops.deferred(), stops.deferred_signals():
+            proc = subprocess.Popen(argv, cwd=cwd, stdout=stdout, stderr=subprocess.PIPE, text=text,
+                                    start_new_session=hasattr(os, "killpg"))
         with stops.calling_on_stop(kill_group):   # the watchdog's hard exit takes the group along
             out, err = proc.communicate(timeout=timeout)
     except BaseException:   # the timeout, Ctrl-C, the deadline's alarm
-        kill_group()
-        proc.communicate()
+        if proc is not None:
+            kill_group()
+            proc.communicate()
         raise
     kill_group()
     return subprocess.CompletedProcess(argv, proc.returncode, out, err)
