@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from pipeline.core import stops
 from pipeline.core.errors import FormatError, clip
 from pipeline.core.textin import GZIP_MAGIC, read_bounded
 from pipeline.core.manifest import MANIFEST_NAME, Manifest, manifest_from_json
@@ -337,26 +338,30 @@ def _link_target(link: Path) -> Path:
 def _replaced(path: Path) -> Iterator[str]:
     """:func:`atomic_path` for a regular file: yield a temporary file beside ``path``, rename it
     over ``path`` after the caller is done; on any failure remove it and raise."""
+    tmp = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        file_mode = _new_file_mode(path)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as e:
-        raise write_failure(path, e) from None
-    try:
-        os.fchmod(fd, file_mode)   # mkstemp's 0600 is not what a normal write gives
-    except OSError as e:
-        os.close(fd)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise write_failure(path, e) from None
-    os.close(fd)
-    try:
+        # a stop (Ctrl-C, SIGTERM, the deadline) handled between mkstemp and ``tmp`` being set
+        # left the temporary file beside the user's: held back until then, raised inside this try
+        with stops.held():
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                file_mode = _new_file_mode(path)
+                fd, made = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            except OSError as e:
+                raise write_failure(path, e) from None
+            tmp = made
+            try:
+                os.fchmod(fd, file_mode)   # mkstemp's 0600 is not what a normal write gives
+            except OSError as e:
+                raise write_failure(path, e) from None
+            finally:
+                os.close(fd)
         yield tmp
         os.replace(tmp, path)
     except BaseException as e:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+        if tmp is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
         # the writer's or the rename's failure on the temporary file (or on no file: a full
         # disk): say it of the file asked for; other errors (a file read meanwhile) stay as they are
         if isinstance(e, OSError) and not isinstance(e, WriteFailed) and getattr(e, "filename", None) in (None, tmp, str(path)):

@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 __all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "ORDERLY_STOP_GRACE", "Deadline",
-           "DeadlineReached", "begin", "calling_on_stop", "ended_at_own_deadline", "removed_at_hard_exit", "deferred", "deferred_signals", "estimated_build_seconds", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "report_interrupt", "watch", "say_seconds",
+           "DeadlineReached", "begin", "calling_on_stop", "ended_at_own_deadline", "removed_at_hard_exit", "deferred", "deferred_signals", "estimated_build_seconds", "held", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "report_interrupt", "watch", "say_seconds",
            "shutdown_started", "stop_requested", "stopping_in_order", "TOO_LONG_TO_START", "too_long_to_start", "watching_flag"]
 
 #: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
@@ -444,6 +444,20 @@ def deferred_signals(signums: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM))
             signal.signal(signum, handler)
         for signum in dict.fromkeys(caught):
             signal.raise_signal(signum)
+
+
+@contextlib.contextmanager
+def held() -> Iterator[None]:
+    """Every stop held back while the block runs (SIGINT and SIGTERM whatever handles them, and
+    the deadline's alarm: :func:`deferred_signals` and :class:`deferred`), raised when it ends:
+    for a block that creates something (a process, a temporary file) and records it for its
+    clean-up, so that no stop lands between the two and leaves it behind. Only in the main
+    thread, where Python runs its handlers (in another, a stop held would be raised there)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    with deferred(), deferred_signals():
+        yield
 
 
 # -- the watchdog --------------------------------------------------------------------------------

@@ -95,7 +95,7 @@ def run_binary(argv: list[str], *, cwd: Path, timeout: float | None, stdout: Any
         # a stop handled between the binary's start and ``proc`` being set would leave its group
         # running on (in a session of its own, so no terminal's Ctrl-C reaches it): it is held
         # back until then, and raised below, where the group is known and killed
-        with stops.deferred(), stops.deferred_signals():
+        with stops.held():
             proc = subprocess.Popen(argv, cwd=cwd, stdout=stdout, stderr=subprocess.PIPE, text=text,
                                     start_new_session=hasattr(os, "killpg"))
         with stops.calling_on_stop(kill_group):   # the watchdog's hard exit takes the group along
