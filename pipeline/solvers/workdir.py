@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -195,7 +196,16 @@ def work_directory(workdir: str | os.PathLike | None, engine: str) -> Iterator[t
     (Path, bool)
     """
     if workdir is None:
-        with tempfile.TemporaryDirectory(prefix=f"sudoku-{_stem(engine)}-") as tmp, stops.removed_at_hard_exit(tmp):
-            yield Path(tmp), False
+        tmp = None
+        try:
+            # a stop handled between mkdtemp and ``tmp`` being set left the directory in /tmp
+            # (TemporaryDirectory has the same window before its finalizer is set): held back
+            with stops.held():
+                tmp = tempfile.mkdtemp(prefix=f"sudoku-{_stem(engine)}-")
+            with stops.removed_at_hard_exit(tmp):
+                yield Path(tmp), False
+        finally:
+            if tmp is not None:
+                shutil.rmtree(tmp, ignore_errors=True)
     else:
         yield claim_workdir(workdir, engine), True
