@@ -13,11 +13,11 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from pipeline.core import stops
 from pipeline.core.build import Model
 from pipeline.core.errors import FormatError, clip
 from pipeline.core.manifest import MANIFEST_NAME
@@ -345,7 +345,7 @@ def export_stream(model: Model, stream: BinaryIO, formats: str | Sequence[str] |
                           f"({', '.join(single_format_names())}; named: {listed})")
     fmt = _chosen(None, formats, where)
     _refuse_several_file_options(fmt, options, where)
-    with tempfile.TemporaryDirectory(prefix="sudoku-export-") as tmp:
+    with stops.temporary_directory("sudoku-export-") as tmp:
         path = Path(tmp) / f"model{fmt.extensions[0]}"
         write_model(model, path, fmt.name, **fmt.pick_options(options, "write"))
         with open(path, "rb") as f:

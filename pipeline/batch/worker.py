@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from pipeline.core import stops
 from pipeline.core.document import rule_entries_text
 from pipeline.core.errors import PipelineError, PuzzleError, SeveralPuzzles, SolveError
 from pipeline.core.parse import COMPACT_DIGITS, default_box, literal_text, parse_box
@@ -287,7 +287,7 @@ def one_row_table_text(text: str, *, box: Any = None, variant: str | None = None
     -------
     Puzzle, (str, dict) or None
     """
-    with tempfile.TemporaryDirectory(prefix="sudoku-stdin-") as folder:   # read_records reads a file
+    with stops.temporary_directory("sudoku-stdin-") as folder:   # read_records reads a file
         path = os.path.join(folder, "table.csv")
         with open(path, "w", encoding="utf-8") as out:
             out.write(text)

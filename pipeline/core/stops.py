@@ -33,6 +33,7 @@ import select
 import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -40,7 +41,7 @@ from typing import Any
 
 __all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "ORDERLY_STOP_GRACE", "Deadline",
            "DeadlineReached", "begin", "calling_on_stop", "ended_at_own_deadline", "removed_at_hard_exit", "deferred", "deferred_signals", "estimated_build_seconds", "held", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "report_interrupt", "watch", "say_seconds",
-           "shutdown_started", "stop_requested", "stopping_in_order", "TOO_LONG_TO_START", "too_long_to_start", "watching_flag"]
+           "shutdown_started", "stop_requested", "temporary_directory", "stopping_in_order", "TOO_LONG_TO_START", "too_long_to_start", "watching_flag"]
 
 #: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
 #: before the watchdog ends the process itself.
@@ -458,6 +459,33 @@ def held() -> Iterator[None]:
         return
     with deferred(), deferred_signals():
         yield
+
+
+@contextlib.contextmanager
+def temporary_directory(prefix: str) -> Iterator[str]:
+    """A new temporary directory (``tempfile.mkdtemp``), removed when the block ends however it
+    ends. Its creation is :func:`held`: a stop handled between ``mkdtemp`` returning and the
+    directory being known for removal (inside ``tempfile.TemporaryDirectory``, before its
+    finalizer is set) left it behind in the temporary directory.
+
+    Parameters
+    ----------
+    prefix : str
+        The start of its name.
+
+    Yields
+    ------
+    str
+        Its path.
+    """
+    path = None
+    try:
+        with held():
+            path = tempfile.mkdtemp(prefix=prefix)
+        yield path
+    finally:
+        if path is not None:
+            shutil.rmtree(path, ignore_errors=True)
 
 
 # -- the watchdog --------------------------------------------------------------------------------

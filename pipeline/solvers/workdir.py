@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
 import subprocess
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -196,16 +194,8 @@ def work_directory(workdir: str | os.PathLike | None, engine: str) -> Iterator[t
     (Path, bool)
     """
     if workdir is None:
-        tmp = None
-        try:
-            # a stop handled between mkdtemp and ``tmp`` being set left the directory in /tmp
-            # (TemporaryDirectory has the same window before its finalizer is set): held back
-            with stops.held():
-                tmp = tempfile.mkdtemp(prefix=f"sudoku-{_stem(engine)}-")
-            with stops.removed_at_hard_exit(tmp):
-                yield Path(tmp), False
-        finally:
-            if tmp is not None:
-                shutil.rmtree(tmp, ignore_errors=True)
+        # (not TemporaryDirectory: a Ctrl-C inside it, before its finalizer is set, left the directory)
+        with stops.temporary_directory(f"sudoku-{_stem(engine)}-") as tmp, stops.removed_at_hard_exit(tmp):
+            yield Path(tmp), False
     else:
         yield claim_workdir(workdir, engine), True

@@ -233,39 +233,3 @@ def test_a_signal_right_after_the_binary_starts_still_kills_it(tmp_path, monkeyp
             proc.kill()
             proc.wait()
 
-
-@pytest.mark.parametrize("handling", ["python", "command line"])
-def test_a_signal_right_after_the_temporary_workdir_is_made_leaves_no_directory(tmp_path, monkeypatch, handling):
-    """A Ctrl-C handled between mkdtemp returning and the run knowing its temporary directory
-    (inside TemporaryDirectory, before its finalizer was set) left /tmp/sudoku-ENGINE-* behind."""
-    import signal
-    import tempfile
-
-    from pipeline.core import stops
-    from pipeline.solvers.workdir import work_directory
-
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    real_mkdtemp = tempfile.mkdtemp
-
-    def mkdtemp_then_signal(*args, **kwargs):
-        made = real_mkdtemp(*args, **kwargs)
-        os.kill(os.getpid(), signal.SIGINT)
-        return made
-
-    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
-    if handling == "python":
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    else:
-        monkeypatch.setattr(stops._S, "installed", stops._S.installed)   # this worker's own handling after
-        stops.begin()
-        stops.install(watch=False)
-    monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp_then_signal)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            with work_directory(None, "cadical"):
-                pass
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        stops.begin()
-    assert list(tmp_path.iterdir()) == []
