@@ -105,6 +105,7 @@ class _State:
     stopping: str | None = None  # "interrupt" or "deadline" once a stop has started
     reported = False             # main has given its answer (or its report): the watchdog stands down
     deferring = 0                # nesting depth of deferred()
+    holding = 0                  # nesting depth of deferred_signals() in the main thread
     pending: BaseException | None = None
     deadline: Deadline | None = None
     watched = False
@@ -432,17 +433,19 @@ def deferred_signals(signums: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM))
         return
     caught: list[int] = []
     previous = {}
-    for signum in signums:
-        handler = signal.getsignal(signum)
-        if handler is None:
-            continue
-        previous[signum] = handler
-        signal.signal(signum, lambda number, frame: caught.append(number))
+    _S.holding += 1      # the watchdog waits for the block's end (_wait_while_held)
     try:
+        for signum in signums:
+            handler = signal.getsignal(signum)
+            if handler is None:
+                continue
+            previous[signum] = handler
+            signal.signal(signum, lambda number, frame: caught.append(number))
         yield
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+        _S.holding -= 1
         for signum in dict.fromkeys(caught):
             signal.raise_signal(signum)
 
@@ -528,8 +531,28 @@ def _watch(read_end: int) -> None:
             if taken is not None:   # main is ending in order: its own grace, cut short by another signal
                 if _wait_for_another_stop(read_end, taken + ORDERLY_STOP_GRACE):
                     time.sleep(INTERRUPT_GRACE)   # as for a first stop: main may still answer
+        held_until = time.monotonic() + ORDERLY_STOP_GRACE
+        while _wait_while_held(held_until):   # (its clean-up may hold them again: the staging's removal)
+            time.sleep(INTERRUPT_GRACE)   # the stop is raised in main as the block ends: it answers
         _hard_exit(_S.stopping or first, deadline)
         first = None   # the main thread answered: watch for the next stop
+
+
+#: Seconds between the watchdog's looks at whether main still holds stops back.
+HELD_POLL = 0.01
+
+
+def _wait_while_held(until: float) -> bool:
+    """Wait, until the monotonic time ``until`` at most, while the main thread holds signals back
+    (:func:`deferred_signals`, :func:`held`: an export's commit, whose renames a hard exit would
+    cut in two, leaving a mixed set and its staging directory); True when it held them at first.
+    On a loaded machine such a block outlasted :data:`INTERRUPT_GRACE`. (A :class:`deferred`
+    block alone, a line written to a standard output that may be stuck, is not waited for.)"""
+    held = False
+    while _S.holding and time.monotonic() < until:
+        held = True
+        time.sleep(HELD_POLL)
+    return held
 
 
 def _wait_for_another_stop(read_end: int, until: float) -> bool:

@@ -336,3 +336,53 @@ def test_the_manifest_records_every_files_sha256_and_the_version(tmp_path):
         assert meta["sha256"][name] == hashlib.sha256((tmp_path / name).read_bytes()).hexdigest()
     assert meta["pipeline_version"] == version("sudoku-pipeline")
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]    # no staging left, no lock file
+
+
+# ---------------------------------------------------------------------------------------------
+# the watchdog and a commit that outlasts its grace
+# ---------------------------------------------------------------------------------------------
+SLOW_COMMIT_SCRIPT = r"""
+import os, signal, sys, time
+from pathlib import Path
+from pipeline.core import stops
+from pipeline.core.build import build_model
+from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_puzzle
+import formats.staging as staging
+from formats.directory import export_model
+
+stops.INTERRUPT_GRACE = 0.05         # the watchdog's grace, run out long before the commit ends
+stops.begin()
+stops.install(watch=True)
+real = staging._replace_keeping_mode
+signalled = []
+
+def slow_replace(staged, target):    # a commit on a loaded machine: the Ctrl-C lands in it
+    if not signalled:
+        signalled.append(1)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1.0)
+    real(staged, target)
+
+staging._replace_keeping_mode = slow_replace
+try:
+    export_model(build_model(parse_puzzle(DEFAULT_PUZZLE)), Path(sys.argv[1]), "csv,mps", workers=1)
+except KeyboardInterrupt:
+    stops.report_interrupt()
+    print("interrupted after the commit", flush=True)
+    sys.exit(130)
+"""
+
+
+def test_a_ctrl_c_during_a_commit_that_outlasts_the_watchdogs_grace_waits_for_the_commit(tmp_path):
+    """CI (a loaded 2-core machine): a Ctrl-C landed in the commit of an export written in one
+    process, which holds signals back until its renames are done; the watchdog, woken by the
+    signal, ended the process after its grace, mid-commit: a mixed set and the staging
+    directory were left. The watchdog now waits for a held block to end."""
+    out = tmp_path / "out"
+    env = dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-c", SLOW_COMMIT_SCRIPT, str(out)], capture_output=True, text=True,
+                          env=env, cwd=PROJECT, timeout=300)
+    assert done.returncode == 130, done.stderr[-2000:]
+    assert done.stdout == "interrupted after the commit\n", done.stderr[-2000:]
+    assert not [p.name for p in out.iterdir() if staging.is_staging_name(p.name)]
+    assert check_export(out).problems == []
