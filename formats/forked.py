@@ -28,6 +28,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from pipeline.core import stops
 from pipeline.core.errors import FormatError
 
 from formats.files import WriteFailed
@@ -148,7 +149,8 @@ def run_side_by_side(work: Callable[[list[T]], R], groups: Sequence[list[T]]) ->
     try:
         children = []
         for group in groups[1:]:
-            with _signals_held():    # a Ctrl-C between the fork and this record would orphan the child
+            # a Ctrl-C between the fork and this record would orphan the child: held back both ways
+            with stops.held(), _signals_held():
                 pid, pipe = _fork(work, group)
                 running[pid] = pipe
             children.append(pid)
@@ -167,6 +169,11 @@ def _signals_held() -> Iterator[None]:
     Why: a signal handled between ``os.fork`` returning and the child's pid being recorded
     raised ``KeyboardInterrupt`` in the parent while no one knew the child, which then wrote on
     into the staging directory the parent was removing (a staging directory left behind).
+
+    The mask is this thread's: with another thread in the process the system gives the signal
+    to that one and Python runs its handler here all the same, so the handlers are held back too
+    (:func:`pipeline.core.stops.held`); the mask keeps the signal from the child until its
+    handlers are the defaults again.
     """
     if not hasattr(signal, "pthread_sigmask"):
         yield
