@@ -50,7 +50,7 @@ from pipeline.core.rules.rowblocks import ragged_positions, run_starts
 from pipeline.solvers import dfsrules_native
 from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, register_solver, solve_without_give_up,
                                    wide_values_problem, without_give_up)
-from pipeline.solvers.dfsrules_combined import combined_sum_rows
+from pipeline.core.combined_sums import combined_sum_rows
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
 from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, packed_pointing, pointing_tables
 from pipeline.solvers.dfsrules_rows import by_cell, core_tables, exclusion_groups, shared_tables, term_pairs, unit_masks

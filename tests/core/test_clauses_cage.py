@@ -26,7 +26,8 @@ from pipeline.core.verify import verify_grid
 
 pytest.importorskip("pysat")
 import pipeline  # noqa: E402
-from pipeline.solvers import get_solver, sat, sat_rules  # noqa: E402
+from pipeline.core import clauses_rules  # noqa: E402
+from pipeline.solvers import get_solver, sat  # noqa: E402
 
 CAP = 12
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
@@ -109,7 +110,7 @@ def killer_documents(draw) -> dict:
 
 
 def _count(model, combinations_on: bool, monkeypatch, **options):
-    monkeypatch.setattr(sat_rules, "CAGE_COMBINATIONS", combinations_on)
+    monkeypatch.setattr(clauses_rules, "CAGE_COMBINATIONS", combinations_on)
     sat.close_engines()
     try:
         return sat.count(model, CAP, **options)

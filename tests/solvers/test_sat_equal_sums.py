@@ -1,5 +1,5 @@
 """The region-sum lines' and zippers' equal sums as running sums onto a shared total, for the SAT
-engine (pipeline/solvers/sat_running.py, EQUAL_SUMS): their rows are replaced and no others, the
+engine (pipeline/core/clauses_running.py, EQUAL_SUMS): their rows are replaced and no others, the
 clauses hold on the grid the lines came from, and they change no count."""
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import parse_puzzle
-from pipeline.solvers import sat_rules
-from pipeline.solvers.sat_running import equal_sum_parts, running_sum_clauses
+from pipeline.core import clauses_running
+from pipeline.core.clauses_running import equal_sum_parts, running_sum_clauses
 from sat_equivalence import assert_counts_alike, assert_holds_on, cadical_within
 from equal_sum_puzzles import equal_sum_puzzle
 
@@ -80,4 +80,4 @@ def test_the_clauses_hold_on_the_grid_the_lines_came_from(seed, clues):
 @pytest.mark.parametrize("seed", range(30))
 def test_the_clauses_change_no_count(seed, clues, monkeypatch):
     doc, _, _ = equal_sum_puzzle(seed)
-    assert_counts_alike(doc, clues, lambda: monkeypatch.setattr(sat_rules, "EQUAL_SUMS", False))
+    assert_counts_alike(doc, clues, lambda: monkeypatch.setattr(clauses_running, "EQUAL_SUMS", False))

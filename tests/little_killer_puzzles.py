@@ -1,11 +1,11 @@
-"""Little killer puzzles for the combined sums' tests (tests/solvers/test_dfsrules_combined.py,
-tests/solvers/test_sat_combined.py): ISS's 'Zero solution: Little Killer' and random 9x9 with
+"""Little killer puzzles for the combined sums' tests (tests/core/test_combined_sums.py,
+tests/core/test_clauses_combined.py): ISS's 'Zero solution: Little Killer' and random 9x9 with
 diagonals of a random solution."""
 from __future__ import annotations
 
 import numpy as np
 
-from pipeline.solvers.dfsrules_combined import MIN_RELATED
+from pipeline.core.combined_sums import MIN_RELATED
 
 #: ISS's 'Zero solution: Little Killer' (its collection: no solution; ISS proves it in 832 guesses)
 ZERO_SOLUTION = (".LittleKiller~49~R1C9.LittleKiller~49~R1C8.LittleKiller~49~R9C2.LittleKiller~49~R9C3"

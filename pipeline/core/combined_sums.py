@@ -26,17 +26,17 @@ order made groups of three or four and no row tight enough.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import numpy as np
 
+from pipeline.core.propagate import unit_tables
 from pipeline.core.rules.littlekiller import LittleKiller
 
 if TYPE_CHECKING:
     from pipeline.core.puzzle import Puzzle
-    from pipeline.solvers.dfs import ShapeTables
 
-__all__ = ["MIN_RELATED", "MIN_SCORE", "MOST_SUMS", "Houses", "combined_sum_rows", "combined_sums"]
+__all__ = ["MIN_RELATED", "MIN_SCORE", "MOST_SUMS", "HouseSource", "HouseTables", "Houses", "combined_sum_rows", "combined_sums", "house_tables"]
 
 #: Two sums merge only when at least this many cells of the smaller share a house with the larger
 #: (ISS's ``MIN_OVERLAP_COUNT``): sums far apart bound each other no better together.
@@ -48,6 +48,40 @@ MIN_SCORE = 0
 #: Puzzles with more little killers than this get no combined rows (the pairs are compared all
 #: against all; a 9x9 has at most 4 x 17 diagonals).
 MOST_SUMS = 96
+
+
+class HouseTables(NamedTuple):
+    """A shape's houses: ``units`` the cells of each house (houses x cells), ``cell_units`` each
+    cell's houses padded with the house count; :mod:`pipeline.solvers.dfs`' ``ShapeTables`` has
+    the same two fields."""
+
+    units: np.ndarray
+    cell_units: np.ndarray
+
+
+class HouseSource(Protocol):
+    """What :class:`Houses` reads: :class:`HouseTables` or :mod:`pipeline.solvers.dfs`' ``ShapeTables``."""
+
+    @property
+    def units(self) -> np.ndarray: ...
+
+    @property
+    def cell_units(self) -> np.ndarray: ...
+
+
+def house_tables(puzzle: Puzzle) -> HouseTables:
+    """``puzzle``'s houses (:class:`HouseTables`), from propagate's tables (cached by shape).
+
+    Examples
+    --------
+    >>> from pipeline.core.puzzle import parse_puzzle
+    >>> tables = house_tables(parse_puzzle("." * 81))
+    >>> tables.units.shape, tables.cell_units.shape
+    ((27, 9), (81, 3))
+    """
+    _, units_by_position, units_of_cells, _ = unit_tables(puzzle)
+    return HouseTables(np.ascontiguousarray(units_by_position.T, dtype=np.int64),
+                       np.ascontiguousarray(units_of_cells.T, dtype=np.int64))
 
 
 class _Sum:
@@ -63,7 +97,7 @@ class Houses:
     """Each cell's houses (``cell_units``, padded with the house count), and the bounds of ``k``
     distinct values: ``low[k]`` the ``k`` least added up, ``high[k]`` the ``k`` greatest."""
 
-    def __init__(self, units: ShapeTables, values: np.ndarray) -> None:
+    def __init__(self, units: HouseSource, values: np.ndarray) -> None:
         self.of_cell, self.count = units.cell_units, units.units.shape[0]
         ordered = np.sort(values)
         self.low = np.concatenate([[0], np.cumsum(ordered)])
@@ -134,7 +168,7 @@ def _merged(a: _Sum, b: _Sum, houses: Houses) -> _Sum | None:
     return both
 
 
-def combined_sums(puzzle: Puzzle, units: ShapeTables) -> list[tuple[np.ndarray, int]]:
+def combined_sums(puzzle: Puzzle, units: HouseSource) -> list[tuple[np.ndarray, int]]:
     """The combined sums of ``puzzle``'s little killers (module docstring): each a union of clues'
     cells (sorted indices) and the sum of their totals; empty when no merge is made.
 
@@ -142,7 +176,7 @@ def combined_sums(puzzle: Puzzle, units: ShapeTables) -> list[tuple[np.ndarray, 
     ----------
     puzzle : Puzzle
         The puzzle: its little killers over grid cells, its values.
-    units : ShapeTables
+    units : HouseSource
         Its shape's houses (every unit holds each value once).
 
     Returns
@@ -175,7 +209,7 @@ def combined_sums(puzzle: Puzzle, units: ShapeTables) -> list[tuple[np.ndarray, 
     return [(s.cells, s.total) for s in active if not s.own and s.score > MIN_SCORE]
 
 
-def combined_sum_rows(puzzle: Puzzle, units: ShapeTables) -> tuple[np.ndarray, ...] | None:
+def combined_sum_rows(puzzle: Puzzle, units: HouseSource) -> tuple[np.ndarray, ...] | None:
     """The combined sums of ``puzzle``'s little killers (:func:`combined_sums`), as rule rows in
     :func:`pipeline.solvers.dfsrules_innies.implied_sum_rows`' form: ``(row, cell, digit, coef)``
     per term and ``(rhs, is_equal)`` per row; None when no merge is made.
@@ -184,7 +218,7 @@ def combined_sum_rows(puzzle: Puzzle, units: ShapeTables) -> tuple[np.ndarray, .
     ----------
     puzzle : Puzzle
         The puzzle: its little killers over grid cells, its values.
-    units : ShapeTables
+    units : HouseSource
         Its shape's houses (every unit holds each value once).
 
     Returns

@@ -215,10 +215,10 @@ def _lunchbox_ends(x: np.ndarray, values: np.ndarray, small: np.ndarray, large: 
     return np.concatenate(parts), long
 
 
-def _lunchbox_parts(model: Model, values: np.ndarray,
-                    var: _Vars) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+def _lunchbox_parts(model: Model, values: np.ndarray, var: _Vars,
+                    define_ends: bool = True) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
     """The lunchboxes' gated sums, their ends the rule's own auxiliary columns (``aux_lunchbox_k_1_i``:
-    cell ``i`` holds the smallest value; ``_2_i`` the largest; with :data:`LUNCHBOX_ENDS` defined
+    cell ``i`` holds the smallest value; ``_2_i`` the largest; with ``define_ends`` defined
     here, :func:`_lunchbox_ends`), the gates as a sandwich's; none when those columns are not all
     the top-level lunchboxes' (one inside another rule) or a box holds an extra cell. The clauses,
     the long ones (rows of any width) and the cells' positions read."""
@@ -243,7 +243,7 @@ def _lunchbox_parts(model: Model, values: np.ndarray,
             np.array([n_vars + at[f"aux_lunchbox_{index}_{side}_{i}"] + 1 for i in range(1, cells.size + 1)])
             for side in (1, 2)
         ]
-        if LUNCHBOX_ENDS:
+        if define_ends:
             placed, wide = _lunchbox_ends(x, values, ends[0], ends[1], var)
             parts.append(placed)
             long += wide
@@ -266,7 +266,7 @@ def _long_rows(rows: np.ndarray) -> list[list[int]]:
     return [[v for v in row if v] for row in rows.tolist()]
 
 
-def outside_sum_clauses(model: Model, top: int, *, view: bool) -> OutsideSums:
+def outside_sum_clauses(model: Model, top: int, *, view: bool, lunchbox_ends: bool | None = None) -> OutsideSums:
     """The gated running-sum clauses of ``model``'s sandwich and X-sum clues (module docstring),
     their auxiliary variables numbered from ``top + 1``; none for a puzzle without them, with a
     layout, with a value set other than the side's or with negative values.
@@ -280,6 +280,8 @@ def outside_sum_clauses(model: Model, top: int, *, view: bool) -> OutsideSums:
     view : bool
         A one-puzzle engine's solver view: a reduced model's settled positions (left out of the
         solver) are fixed here wherever these clauses read them.
+    lunchbox_ends : bool, optional
+        Define the lunchboxes' end columns here, in place of their rows (None: :data:`LUNCHBOX_ENDS`).
 
     Returns
     -------
@@ -296,6 +298,7 @@ def outside_sum_clauses(model: Model, top: int, *, view: bool) -> OutsideSums:
     values = np.asarray(puzzle.board.value_of[:n], dtype=np.int64)
     if values.min() < 0:
         return OutsideSums([], 0, ())
+    define_ends = LUNCHBOX_ENDS if lunchbox_ends is None else lunchbox_ends
     var = _Vars(top + 1)
     parts, long, touched = [_pad(np.array([var.true]))], [], []
     for rule in clues:
@@ -311,7 +314,7 @@ def outside_sum_clauses(model: Model, top: int, *, view: bool) -> OutsideSums:
             made, need = _xsum_parts(x, values, int(rule.value), var)
             parts.append(made)
             long.append(need)
-    lunch, lunch_long, box_cells = _lunchbox_parts(model, values, var)
+    lunch, lunch_long, box_cells = _lunchbox_parts(model, values, var, define_ends)
     if not clues and not lunch:
         return OutsideSums([], 0, ())
     parts += lunch
@@ -324,5 +327,5 @@ def outside_sum_clauses(model: Model, top: int, *, view: bool) -> OutsideSums:
         clauses += settled_clauses(model, touched)
     kinds = {type(rule) for rule in clues}
     prefixes = tuple(p for kind in kinds for p in OUTSIDE_PREFIXES[kind]) + (LUNCHBOX_PREFIXES if lunch else ()) \
-        + (LUNCHBOX_END_PREFIXES if lunch and LUNCHBOX_ENDS else ())
+        + (LUNCHBOX_END_PREFIXES if lunch and define_ends else ())
     return OutsideSums(clauses, var.used, prefixes)

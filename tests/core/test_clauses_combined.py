@@ -1,4 +1,4 @@
-"""The little killers' combined sums as SAT clauses (pipeline/solvers/sat_combined.py): they let
+"""The little killers' combined sums as SAT clauses (pipeline/core/clauses_combined.py): they let
 the SAT engine refute ISS's 'Zero solution: Little Killer' (what ``auto`` picks on the core
 install, without numba), they hold on every solution, and they change no count."""
 from __future__ import annotations
@@ -9,11 +9,11 @@ import pytest
 
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import parse_puzzle
-from pipeline.solvers import dfsrules_combined as combined
-from pipeline.solvers import sat_rules
+from pipeline.core import combined_sums as combined
+from pipeline.core import clauses_rules
 from sat_equivalence import assert_counts_alike, assert_holds_on, cadical_within
 from pipeline.solvers.dfs import shape_tables
-from pipeline.solvers.sat_combined import combined_sum_clauses
+from pipeline.core.clauses_combined import combined_sum_clauses
 from little_killer_puzzles import ZERO_SOLUTION, little_killer_puzzle
 
 pysat_solvers = pytest.importorskip("pysat.solvers")
@@ -21,7 +21,7 @@ pysat_solvers = pytest.importorskip("pysat.solvers")
 
 @pytest.fixture
 def every_merge(monkeypatch):
-    """Keep every merged sum, whatever its score (as tests/solvers/test_dfsrules_combined.py)."""
+    """Keep every merged sum, whatever its score (as tests/core/test_combined_sums.py)."""
     monkeypatch.setattr(combined, "MIN_SCORE", -10 ** 9)
 
 
@@ -59,7 +59,7 @@ def test_the_clauses_change_no_count(seed, every_merge, monkeypatch):
     model = build_model(parse_puzzle(json.dumps(doc)))
     made = combined_sum_clauses(model, 10 ** 6, view=True)
     no_clauses = lambda *args, **kwargs: ([], 0)  # noqa: E731
-    assert_counts_alike(doc, "rows", lambda: monkeypatch.setattr(sat_rules, "combined_sum_clauses", no_clauses))
+    assert_counts_alike(doc, "rows", lambda: monkeypatch.setattr(clauses_rules, "combined_sum_clauses", no_clauses))
     assert (made[0] != []) == bool(combined.combined_sums(model.puzzle, shape_tables(model.puzzle)))
 
 

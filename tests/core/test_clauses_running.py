@@ -1,5 +1,5 @@
 """The little killers' and arrows' sums as running sums for the SAT engine
-(pipeline/solvers/sat_running.py): they let CaDiCaL solve ISS's LITTLE_KILLER_SNIPES#5 and
+(pipeline/core/clauses_running.py): they let CaDiCaL solve ISS's LITTLE_KILLER_SNIPES#5 and
 "Long sums 1" in a fraction of the conflicts, hold on every solution, and change no count."""
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ import pytest
 
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import parse_puzzle
-from pipeline.solvers import sat, sat_rules
+from pipeline.core import clauses_running
+from pipeline.solvers import sat
 from sat_equivalence import assert_counts_alike, assert_holds_on, cadical_within
-from pipeline.solvers.sat_running import running_sum_clauses
+from pipeline.core.clauses_running import running_sum_clauses
 from little_killer_puzzles import little_killer_puzzle
 from arrow_puzzles import arrow_puzzle
 
@@ -79,7 +80,7 @@ def test_the_arrows_clauses_hold_on_the_grid_the_arrows_came_from(seed, clues):
 @pytest.mark.parametrize("seed", range(30))
 def test_the_arrows_clauses_change_no_count(seed, clues, monkeypatch):
     doc, _, _ = arrow_puzzle(seed)
-    assert_counts_alike(doc, clues, lambda: monkeypatch.setattr(sat_rules, "RUNNING_SUMS", False))
+    assert_counts_alike(doc, clues, lambda: monkeypatch.setattr(clauses_running, "RUNNING_SUMS", False))
 
 
 @pytest.mark.parametrize("clues", ["rows", "reduce"])
@@ -95,7 +96,7 @@ def test_the_clauses_hold_on_the_grid_the_clues_came_from(seed, clues):
 @pytest.mark.parametrize("seed", range(30))
 def test_the_clauses_change_no_count(seed, clues, monkeypatch):
     doc, _, _ = little_killer_puzzle(seed)
-    assert_counts_alike(doc, clues, lambda: monkeypatch.setattr(sat_rules, "RUNNING_SUMS", False))
+    assert_counts_alike(doc, clues, lambda: monkeypatch.setattr(clauses_running, "RUNNING_SUMS", False))
 
 
 def test_a_puzzle_with_cages_and_little_killers_keeps_both_encodings_apart():
@@ -104,11 +105,11 @@ def test_a_puzzle_with_cages_and_little_killers_keeps_both_encodings_apart():
     model = build_model(parse_puzzle(".LittleKiller~45~R1C1.Cage~10~R1C1~R1C2.Cage~17~R9C8~R9C9"))
     counts = []
     for running in (True, False):
-        sat_rules.RUNNING_SUMS = running
+        clauses_running.RUNNING_SUMS = running
         try:
             engine = sat.SatEngine(model, fix_clues=True)
             counts.append(engine.count(model, 2, time_limit=60).count)
             engine.close()
         finally:
-            sat_rules.RUNNING_SUMS = True
+            clauses_running.RUNNING_SUMS = True
     assert counts == [2, 2]

@@ -1,4 +1,4 @@
-"""Combined little-killer sums (pipeline/solvers/dfsrules_combined.py): the rows ISS's optimizer
+"""Combined little-killer sums (pipeline/core/combined_sums.py): the rows ISS's optimizer
 would add, that they hold on every solution, and that ``dfsrules`` with them counts as the SAT
 engine does."""
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pipeline.core.puzzle import parse_puzzle
 from pipeline.solvers import SOLVERS, get_solver
 from pipeline.solvers.dfs import shape_tables
 from pipeline.solvers.dfsrules import search_model
-from pipeline.solvers import dfsrules_combined as combined
-from pipeline.solvers.dfsrules_combined import combined_sum_rows
+from pipeline.core import combined_sums as combined
+from pipeline.core.combined_sums import combined_sum_rows
 from little_killer_puzzles import ZERO_SOLUTION, little_killer_puzzle as _puzzle
 
 if SOLVERS["dfsrules"].available() is not None:

@@ -1,5 +1,5 @@
 """Sandwich, X-sum and lunchbox clues as gated running sums for the SAT engine
-(pipeline/solvers/sat_outside.py): far fewer clauses than their big-M rows' encodings, they hold
+(pipeline/core/clauses_outside.py): far fewer clauses than their big-M rows' encodings, they hold
 on every solution and change no count."""
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from pipeline.core.clauses import encode
 from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.rules.segments import lunchbox_sum
-from pipeline.solvers import sat_outside, sat_rules
+from pipeline.core import clauses_outside, clauses_rules
+from pipeline.solvers import sat_rules
 from sat_equivalence import assert_counts_alike, assert_holds_on
-from pipeline.solvers.sat_outside import outside_sum_clauses
+from pipeline.core.clauses_outside import outside_sum_clauses
 
 pytest.importorskip("pysat.solvers")
 from pysat.solvers import Solver  # noqa: E402
@@ -111,12 +112,12 @@ def test_the_clauses_hold_on_the_grid_the_clues_came_from(seed, clues):
 @pytest.mark.parametrize("seed", range(24))
 def test_the_clauses_change_no_count(seed, clues, monkeypatch):
     doc, _, _ = outside_puzzle(seed)
-    assert_counts_alike(doc, clues, lambda: monkeypatch.setattr(sat_rules, "OUTSIDE_SUMS", False))
+    assert_counts_alike(doc, clues, lambda: monkeypatch.setattr(clauses_rules, "OUTSIDE_SUMS", False))
 
 
 @pytest.mark.parametrize("ends", [True, False])
 def test_a_lunchboxs_sum_rows_are_replaced_and_its_ends_rows_with_the_ends_clauses(ends, monkeypatch):
-    monkeypatch.setattr(sat_outside, "LUNCHBOX_ENDS", ends)
+    monkeypatch.setattr(clauses_outside, "LUNCHBOX_ENDS", ends)
     made = outside_sum_clauses(build_model(parse_puzzle(".Lunchbox~5~R1C1~R1C2~R1C3")), 1000, view=True)
     labels = np.array(["lunchboxsum_1_1_3_1", "lunchboxnot_1_1_2", "lunchboxends_1_1", "lunchboxmin_1_1_2",
                        "lunchboxmax_1_2_1", "lunchboxdistinct_1_4"])
@@ -130,9 +131,9 @@ def test_the_ends_clauses_make_the_end_literals_the_smallest_and_largest_cells(v
     k, n = 3, len(values)
     x = np.arange(1, k * n + 1).reshape(k, n)
     small, large = np.arange(k) + k * n + 1, np.arange(k) + k * n + k + 1
-    var = sat_outside._Vars(int(large[-1]) + 1)
-    short, long = sat_outside._lunchbox_ends(x, np.array(values), small, large, var)
-    clauses = [[var.true]] + sat_outside._as_lists(short) + [c for rows in long for c in sat_outside._long_rows(rows)]
+    var = clauses_outside._Vars(int(large[-1]) + 1)
+    short, long = clauses_outside._lunchbox_ends(x, np.array(values), small, large, var)
+    clauses = [[var.true]] + clauses_outside._as_lists(short) + [c for rows in long for c in clauses_outside._long_rows(rows)]
     with Solver(name="cadical153", bootstrap_with=clauses) as solver:
         for held in itertools.permutations(range(n), k):
             fixed = [int(x[i, d]) if d == held[i] else -int(x[i, d]) for i in range(k) for d in range(n)]
@@ -198,4 +199,4 @@ def test_the_lunchbox_ends_clauses_hold_on_the_grid_the_clues_came_from(seed, cl
 @pytest.mark.parametrize("seed", range(24))
 def test_the_lunchbox_ends_clauses_change_no_count(seed, clues, monkeypatch):
     doc, _, _ = lunchbox_puzzle(seed)
-    assert_counts_alike(doc, clues, lambda: monkeypatch.setattr(sat_outside, "LUNCHBOX_ENDS", False))
+    assert_counts_alike(doc, clues, lambda: monkeypatch.setattr(clauses_outside, "LUNCHBOX_ENDS", False))

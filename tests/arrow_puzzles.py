@@ -1,4 +1,4 @@
-"""Random 9x9 arrow puzzles for the running sums' tests (tests/solvers/test_sat_running.py):
+"""Random 9x9 arrow puzzles for the running sums' tests (tests/core/test_clauses_running.py):
 arrows, pill arrows and double arrows drawn on a random solution, with some of its givens."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The little killers' combined sums (:func:`pipeline.solvers.dfsrules_combined.combined_sums`) as
+"""The little killers' combined sums (:func:`pipeline.core.combined_sums.combined_sums`) as
 clauses for the SAT engine, encoded through their exclusion groups so that unit propagation sees
 how close each sum is to its bound.
 
@@ -34,8 +34,7 @@ from pipeline.core.clauses import settled_clauses, value_literals
 from pipeline.core.clauses_pb import encode_rows
 from pipeline.core.csr import Csr
 from pipeline.core.rules.littlekiller import LittleKiller
-from pipeline.solvers.dfs import shape_tables
-from pipeline.solvers.dfsrules_combined import Houses, combined_sums
+from pipeline.core.combined_sums import Houses, combined_sums, house_tables
 
 __all__ = ["MAX_SLACK", "combined_sum_clauses"]
 
@@ -69,7 +68,7 @@ def combined_sum_clauses(model: Model, top: int, *, view: bool) -> tuple[list[li
     if (puzzle.layout is not None or puzzle.units_at_most or puzzle.n_values != puzzle.n
             or not any(isinstance(rule, LittleKiller) for rule in puzzle.rules)):
         return [], 0
-    units = shape_tables(puzzle)
+    units = house_tables(puzzle)
     sums = combined_sums(puzzle, units)
     if not sums:
         return [], 0
