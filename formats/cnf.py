@@ -16,13 +16,18 @@ columns only (the kept-column map is "by number": the cell variables the clauses
 CNF facts (``c sudoku-pipeline-cnf: {...}``: encoding, cell and auxiliary variable ranges).
 
 Rules beyond units (killer sums, thermometers, anti-knight, ...): their rows are not ``= 1``, so
-they are encoded by :func:`pipeline.core.clauses_pb.encode_rule_rows` (cardinality and
-pseudo-Boolean encodings of python-sat; options ``card`` and ``pb``) and written after the
-unit rows' clauses and before the bound units; their auxiliaries follow the unit rows' ones. The
-``rule_rows`` entry of the facts records their encodings, first clause and auxiliary range. A
-CNF file cannot give those rows back as rows: :func:`read` decodes the exactly-one rows from
-their clauses and takes the rule rows from the puzzle in the metadata comment, after checking
-that encoding them again gives the file's clauses literal for literal.
+they are encoded by :func:`pipeline.core.clauses_rules.rule_clauses`, the clauses the in-process
+SAT engine loads for the same puzzle (killer cages by their combinations, little killers, arrows,
+region-sum lines and zippers by running sums, sandwiches, X-sums and lunchboxes by gated sums,
+the little killers' combined sums; the remaining rows by the cardinality and pseudo-Boolean
+encodings of python-sat, options ``card`` and ``pb``), and written after the unit rows' clauses
+and before the bound units; their auxiliaries follow the unit rows' ones. The ``rule_rows``
+entry of the facts records their encodings (``encodings``: the switches of
+:mod:`pipeline.core.clauses_rules`; a file without it was written with the rows' own encodings
+alone), first clause and auxiliary range. A CNF file cannot give those rows back as rows:
+:func:`read` decodes the exactly-one rows from their clauses and takes the rule rows from the
+puzzle in the metadata comment, after checking that encoding them again gives the file's
+clauses literal for literal.
 """
 from __future__ import annotations
 
@@ -39,8 +44,8 @@ import scipy.sparse as sp
 from pipeline.core.build import Model
 from pipeline.core.clauses import (DEFAULT_AMO, Encoding, encode, exactly_one_rows, iter_clause_tokens, iter_row_tokens,
                                    unit_tokens)
-from pipeline.core.clauses_pb import (DEFAULT_CARD, DEFAULT_PB, RuleClauses, encode_rule_rows, rule_row_range,
-                                      rule_rows)
+from pipeline.core.clauses_pb import DEFAULT_CARD, DEFAULT_PB, rule_row_range, rule_rows
+from pipeline.core.clauses_rules import RuleEncoding, rule_clauses
 from pipeline.core.conventions import Convention
 from pipeline.core.errors import clip, FormatError, PipelineError, shortened
 from pipeline.core.manifest import (COMMENT_TAG, aux_count, column_names, manifest_from_dict, metadata_convention,
@@ -81,18 +86,19 @@ def cnf_metadata(model: Model) -> dict:
     return meta
 
 
-def _rule_clauses(model: Model, enc: Encoding, card: str | None, pb: str | None) -> RuleClauses | None:
-    """The rule rows' clauses after ``enc``'s variables (None for a unit-only model)."""
+def _rule_clauses(model: Model, enc: Encoding, card: str | None, pb: str | None) -> RuleEncoding | None:
+    """The rule rows' clauses after ``enc``'s variables, the in-process SAT engine's for this
+    puzzle (None for a unit-only model)."""
     start, stop = rule_row_range(model)
     if stop == start and not model.n_ineq:
         return None
     try:
-        return encode_rule_rows(model, top=enc.n_vars, card=card or DEFAULT_CARD, pb=pb or DEFAULT_PB, amo=enc.amo)
+        return rule_clauses(model, enc.n_vars, enc.amo, view=True, card=card or DEFAULT_CARD, pb=pb or DEFAULT_PB)
     except PipelineError as e:
         raise FormatError(f"cnf: {e}") from None
 
 
-def _facts(enc: Encoding, rules: RuleClauses | None) -> dict:
+def _facts(enc: Encoding, rules: RuleEncoding | None) -> dict:
     """The facts line: the unit rows' encoding, plus the rule rows' when there are any."""
     facts = enc.facts()
     if rules is not None:
@@ -370,9 +376,12 @@ def _with_rule_rows(cnf_file: CnfFile, a: sp.csr_matrix, model: Model,
     lo = ends[first - 1] + 1 if first else 0
     hi = ends[first + count - 1] + 1 if count else lo
     aux = facts.get("aux_variables") or []
+    encodings = facts.get("encodings", {})   # none: written with the rows' own encodings alone
+    if not isinstance(encodings, dict):
+        raise FormatError(f"{where}: rule_rows' encodings are not a mapping of switches")
     try:
-        again = encode_rule_rows(model, top=(int(aux[0]) - 1) if aux else 0, card=facts["card"], pb=facts["pb"],
-                                 amo=facts["amo"])
+        again = rule_clauses(model, (int(aux[0]) - 1) if aux else 0, facts["amo"], view=True, card=facts["card"],
+                             pb=facts["pb"], encodings=encodings)
     except (PipelineError, KeyError) as e:
         raise FormatError(f"{where}: cannot encode the rule rows again to check them: {e}") from None
     if aux and again.n_aux and again.first_aux != int(aux[0]):
