@@ -395,7 +395,8 @@ def _text_to_grid(text: str, where: str, box, size, size_name: str = "--size", s
         raise PuzzleError(f"{where}: {problem}")
     if matrix_rows is not None:   # a message's "line N" is the matrix's row N
         try:
-            return _text_to_grid(matrix_rows, where, box, size, size_name, strict, expected, least)
+            return _text_to_grid(matrix_rows, where, box, size, size_name, strict, expected, least,
+                                 alphabet=alphabet)   # an answer's 0..15 as any grid of numbers
         except PuzzleError as e:
             raise PuzzleError(re.sub(r"\b[Ll]ine (\d+)", r"row \1 of the MATLAB matrix", str(e))) from None
     text = converted or text

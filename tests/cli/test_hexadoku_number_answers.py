@@ -56,6 +56,9 @@ FORMS = {
     "boxed": _boxed,
     "json array": json.dumps,
     "json answer": lambda rows: json.dumps({"grid": rows}),
+    # MATLAB's matrix syntax read its rows without the answer's alphabet: its 0 cells were empty
+    "matlab matrix": lambda rows: "[" + ";\n".join(" ".join(map(str, row)) for row in rows) + "]\n",
+    "flat json array": lambda rows: json.dumps([v for row in rows for v in row]),
 }
 
 
