@@ -231,7 +231,7 @@ def _shared_sum(xs: list[np.ndarray], adds: list[np.ndarray], first: int) -> tup
         return np.array([[first, 0, 0], [-first, 0, 0]], dtype=np.int64), 1
     total = np.arange(first + 1, first + 1 + hi - lo)            # t(lo + 1) .. t(hi)
     parts = [np.array([[first, 0, 0]], dtype=np.int64),
-             np.column_stack([-total[1:], total[:-1], np.zeros(total.size - 1, dtype=np.int64)])]
+             np.column_stack([-total[1:], total[:-1], np.zeros(max(total.size - 1, 0), dtype=np.int64)])]   # lo == hi: none
     fresh = first + 1 + total.size
     for x, a, floor, top in zip(xs, adds, least, most):
         u = np.arange(top - floor + 2) + floor                   # the part's shifted sum s is T = s + floor

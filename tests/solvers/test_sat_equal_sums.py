@@ -81,3 +81,13 @@ def test_the_clauses_hold_on_the_grid_the_lines_came_from(seed, clues):
 def test_the_clauses_change_no_count(seed, clues, monkeypatch):
     doc, _, _ = equal_sum_puzzle(seed)
     assert_counts_alike(doc, clues, lambda: monkeypatch.setattr(clauses_running, "EQUAL_SUMS", False))
+
+
+# r3c3 alone (1..4) and the whole box r1c3 r1c4 r2c3 r2c4 (4..16 by bounds alone) meet at the one
+# total 4: the shared total had no literal and building its clauses raised ValueError
+ONE_TOTAL = {"size": 4, "rules": [{"rule": "regionsum", "cells": ["r3c3", "r2c3", "r1c4", "r1c3", "r2c4"]}]}
+
+
+@pytest.mark.parametrize("clues", ["rows", "reduce"])
+def test_parts_meeting_at_one_total_change_no_count(clues, monkeypatch):
+    assert_counts_alike(ONE_TOTAL, clues, lambda: monkeypatch.setattr(clauses_running, "EQUAL_SUMS", False))
