@@ -1,5 +1,5 @@
 """Random 9x9 region-sum and zipper puzzles for the shared totals' tests
-(tests/solvers/test_sat_equal_sums.py): lines that hold on a random solution, now and then one
+(tests/core/test_clauses_equal_sums.py): lines that hold on a random solution, now and then one
 that does not (often no solution), and some of the solution's givens."""
 from __future__ import annotations
 
