@@ -36,6 +36,16 @@ with them (counting to 2, CaDiCaL, 2026-12-07, conflicts with the PB rows / with
 Zips" 12,650 / 4,792, "Zipper lines - easy" 2,951 / 483; the rule clauses 5-20 times fewer (the
 table in the commit that added them).
 
+An equal-sum rule's segments (ISS ``EqualSum``, rows ``equalsum_k_s``: segment ``s`` less segment 1;
+:func:`equal_sum_segments`, switch :data:`EQUALSUM_SEGMENTS`) share a total so too, each segment on
+the grid a part (a cell may lie in several; a segment over an extra cell keeps its row). On ISS's
+"Magic square" (counting to 2, the SAT engine's CaDiCaL, 2026-12-07, rows / these) 60,581 / 5,888
+rule clauses, 560 / 584 conflicts; "House of Cards" (4 of its 8 segments over extra cells: 3 of 7
+rows replaced) 255,876 / 241,789 clauses, 10,211 / 11,429 conflicts (with pairwise at-most-one
+15,197 / 12,844: no gain either way). On bench/equalsum_bench.py's 18 random 9x9s (10 givens, up
+to 9 equal-sum rules of 2-4 segments) 4,737,902 / 262,892 clauses, 43,309 / 13,189 conflicts, the
+count's CPU 4.8 s / 0.3 s.
+
 The clauses encode exactly the rows (each cell one value), so no answer changes.
 """
 from __future__ import annotations
@@ -49,9 +59,10 @@ from pipeline.core.clauses import settled_clauses, value_literals
 from pipeline.core.rules.base import Board, Rule
 from pipeline.core.rules.littlekiller import LittleKiller
 from pipeline.core.rules.sumlines import Arrow, DoubleArrow, PillArrow, RegionSum, Zipper
+from pipeline.core.rules.valuelinks import EqualSum
 
-__all__ = ["EQUAL_KINDS", "EQUAL_SUMS", "KINDS", "RUNNING_SUMS", "RunningSums", "equal_sum_parts", "linear_sums",
-           "running_sum_clauses"]
+__all__ = ["EQUAL_KINDS", "EQUAL_SUMS", "EQUALSUM_SEGMENTS", "KINDS", "RUNNING_SUMS", "RunningSums",
+           "equal_sum_parts", "equal_sum_segments", "linear_sums", "running_sum_clauses"]
 
 #: Encode the little killers and the arrows by running sums (False: by their pseudo-Boolean rows, as before).
 RUNNING_SUMS = True
@@ -65,6 +76,11 @@ EQUAL_SUMS = True
 #: The rules whose rows the shared totals replace: the region-sum lines' (``regionsum_l_s``) and
 #: the zippers' (``zipper_z_i``).
 EQUAL_KINDS = ("regionsum", "zipper")
+#: Encode the equal-sum rules' segments (ISS ``EqualSum``, ``equalsum_k_s``) by running sums onto
+#: a shared total too (False: by their pseudo-Boolean rows, as before). A switch of its own, not
+#: under :data:`EQUAL_SUMS`: a CNF file written with ``equal_sums`` on before it encoded these rows
+#: by their pseudo-Boolean encodings, and reading it encodes them again so.
+EQUALSUM_SEGMENTS = True
 
 
 class RunningSums:
@@ -218,6 +234,43 @@ def equal_sum_parts(rules: Sequence[Rule], board: Board) -> list[tuple[tuple[str
     return out
 
 
+def equal_sum_segments(rules: Sequence[Rule], canvas: int) -> list[tuple[tuple[str, ...], list[np.ndarray]]]:
+    """Each equal-sum rule's segments on the grid that add up to one shared total, with the labels
+    of the rows they replace (``equalsum_k_s``: segment ``s`` less segment 1, ``s = 2..G``). A
+    segment over an extra cell (``>= canvas``) keeps its row and is no part; when segment 1 is
+    such a one, the first grid segment's row stays too (it ties the grid segments to segment 1,
+    the shared total ties the rest to it). Fewer than two grid segments give nothing.
+
+    Parameters
+    ----------
+    rules : sequence of Rule
+        A puzzle's rules.
+    canvas : int
+        The grid's cells (``rows * cols``): cells from it on are extra cells.
+
+    Returns
+    -------
+    list of (tuple of str, list of numpy.ndarray)
+
+    Examples
+    --------
+    >>> from pipeline.core.rules.valuelinks import EqualSum
+    >>> equal_sum_segments([EqualSum(((0, 1), (2,), (20,), (3, 4)))], 16)
+    [(('equalsum_1_2', 'equalsum_1_4'), [array([0, 1]), array([2]), array([3, 4])])]
+    >>> equal_sum_segments([EqualSum(((20,), (0, 1), (2,), (3, 4)))], 16)[0][0]
+    ('equalsum_1_3', 'equalsum_1_4')
+    """
+    out = []
+    for k, rule in enumerate((rule for rule in rules if isinstance(rule, EqualSum)), start=1):
+        parts = [np.asarray(s, dtype=np.int64) for s in rule.segments]
+        grid = [g for g, part in enumerate(parts) if int(part.max()) < canvas]
+        if len(grid) < 2:
+            continue
+        # segment 1 has no row of its own; when it is not on the grid, the first grid segment's row stays
+        out.append((tuple(f"equalsum_{k}_{g + 1}" for g in grid[1:]), [parts[g] for g in grid]))
+    return out
+
+
 def _shared_sum(xs: list[np.ndarray], adds: list[np.ndarray], first: int) -> tuple[np.ndarray, int]:
     """The clauses of parts that add up to one total: ``xs[p]`` part ``p``'s value variables
     ``(k, n)``, ``adds[p]`` what each value adds. A total ``T`` in the order encoding, ``t(u)``
@@ -245,10 +298,11 @@ def _shared_sum(xs: list[np.ndarray], adds: list[np.ndarray], first: int) -> tup
 
 
 def running_sum_clauses(model: Model, top: int, *, view: bool, equal: bool = False,
-                        linear: bool = True) -> RunningSums:
+                        linear: bool = True, segments: bool = False) -> RunningSums:
     """The running-sum clauses of ``model``'s little killers and arrows (module docstring; with
-    ``linear``) and, with ``equal``, of its region-sum and zipper lines (:func:`equal_sum_parts`,
-    a shared total each), their auxiliary variables numbered from ``top + 1``; none for a puzzle without them,
+    ``linear``), with ``equal`` of its region-sum and zipper lines (:func:`equal_sum_parts`, a
+    shared total each) and with ``segments`` of its equal-sum rules' segments
+    (:func:`equal_sum_segments`), their auxiliary variables numbered from ``top + 1``; none for a puzzle without them,
     with a layout or with a value set other than the side's, nor for a sum over an extra cell
     (its row stays).
 
@@ -265,6 +319,8 @@ def running_sum_clauses(model: Model, top: int, *, view: bool, equal: bool = Fal
         Encode the region-sum lines and the zippers too (else their rows stay).
     linear : bool
         Encode the little killers and the arrows (else their rows stay).
+    segments : bool
+        Encode the equal-sum rules' segments on the grid (else their rows stay).
 
     Returns
     -------
@@ -278,6 +334,7 @@ def running_sum_clauses(model: Model, top: int, *, view: bool, equal: bool = Fal
     sums = [one for one in linear_sums(puzzle.rules) if int(one[1].max()) < canvas] if linear else []
     lines = [one for one in equal_sum_parts(puzzle.rules, puzzle.board)
              if max(int(part.max()) for part in one[1]) < canvas] if equal else []
+    lines += equal_sum_segments(puzzle.rules, canvas) if segments else []
     if not sums and not lines:
         return RunningSums([], 0)
     n = puzzle.n

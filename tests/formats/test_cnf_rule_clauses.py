@@ -104,7 +104,8 @@ def test_a_cnf_of_the_rows_own_encodings_still_reads(tmp_path, monkeypatch):
     old, new = tmp_path / "old.cnf", tmp_path / "new.cnf"
     cnf.write(model, new)
     for switch in (clauses_rules, clauses_running, clauses_outside):
-        for key in ("CAGE_COMBINATIONS", "OUTSIDE_SUMS", "COMBINED_SUMS", "RUNNING_SUMS", "EQUAL_SUMS", "LUNCHBOX_ENDS"):
+        for key in ("CAGE_COMBINATIONS", "OUTSIDE_SUMS", "COMBINED_SUMS", "RUNNING_SUMS", "EQUAL_SUMS", "EQUALSUM_SEGMENTS",
+                    "LUNCHBOX_ENDS"):
             if hasattr(switch, key):
                 monkeypatch.setattr(switch, key, False)
     cnf.write(model, old)
@@ -134,6 +135,7 @@ def test_external_solvers_solve_the_exported_cnf(tmp_path, solver, name, doc, mo
     monkeypatch.setattr(clauses_rules, "COMBINED_SUMS", False)
     monkeypatch.setattr(clauses_running, "RUNNING_SUMS", False)
     monkeypatch.setattr(clauses_running, "EQUAL_SUMS", False)
+    monkeypatch.setattr(clauses_running, "EQUALSUM_SEGMENTS", False)
     before = sat.solve(model, time_limit=60)
     assert got.status == before.status, name
     if got.status == "optimal":
