@@ -218,7 +218,8 @@ def _quiet_feeder_when_stopped(pool: ProcessPoolExecutor, stop) -> None:
 class Processes:
     """A process pool on this machine (see :func:`start_method`)."""
 
-    def __init__(self, workers: int, warm: Callable[[], None] | None = None):
+    def __init__(self, workers: int, warm: Callable[[], None] | None = None,
+                 made: Callable[[Any], None] | None = None):
         # numpy's BLAS threads only compete with the other workers here
         for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
             os.environ.setdefault(var, "1")
@@ -232,6 +233,8 @@ class Processes:
         self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_process_worker,
                                         initargs=(self.stop, self.counter, os.getpid(), _share_of_memory(workers)))
         _quiet_feeder_when_stopped(self.pool, self.stop)
+        if made is not None:   # before a worker starts: the caller can close the pool from here on
+            made(self)
         try:   # start the workers now (a forked pool starts them all at its first task)
             self.submit(int).result()
         except BaseException:
@@ -557,7 +560,7 @@ def local_cluster_options(workers: int, scratch: str) -> dict:
 class Dask:
     """Dask distributed: a scheduler address, or a LocalCluster of ``workers`` processes."""
 
-    def __init__(self, workers: int, scheduler: str | None):
+    def __init__(self, workers: int, scheduler: str | None, made: Callable[[Any], None] | None = None):
         try:
             from distributed import Client, LocalCluster
         except ImportError:
@@ -569,6 +572,8 @@ class Dask:
         # its reconnection before the run's one line (restored on close)
         self._client_log = logging.getLogger("distributed.client")
         self._client_level = self._client_log.level
+        if made is not None:   # close() works from here on: the caller can close what starts below
+            made(self)
         if scheduler:   # nothing starts here: Ctrl-C stays the client's while it connects
             self._client_log.setLevel(logging.CRITICAL)
             try:
@@ -662,7 +667,8 @@ class Dask:
 
 
 def make_engine(engine: str, workers: int, scheduler: str | None,
-                warm: Callable[[], None] | None = None) -> InProcess | Processes | Dask:
+                warm: Callable[[], None] | None = None,
+                made: Callable[[Any], None] | None = None) -> InProcess | Processes | Dask:
     """The executor for a run: in-process for one local worker, else a pool or Dask.
 
     Parameters
@@ -678,11 +684,16 @@ def make_engine(engine: str, workers: int, scheduler: str | None,
         runs it once in this process before its workers start, so they inherit what it loaded
         (a compiled kernel: about 0.2 s that each worker would otherwise pay on its own); one
         worker in this process runs it before its first record too.
+    made : callable, optional
+        Called with a pool or a Dask engine as soon as it holds something to close (before its
+        workers start), so that the caller can close it when a stop lands before the engine is
+        returned: a Ctrl-C handled after the workers started, before ``runner = make_engine(...)``
+        was assigned, left the pool's workers running (idle) until the interpreter's exit.
     """
     if engine == "dask":
-        return Dask(workers, scheduler)
+        return Dask(workers, scheduler, made)
     if workers == 1:
         if warm is not None:   # loaded before the first record is timed: a compile (seconds, once a
             warm()             # machine) spread over the first records' seconds by their nodes
         return InProcess()
-    return Processes(workers, warm)
+    return Processes(workers, warm, made)

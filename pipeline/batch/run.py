@@ -417,16 +417,17 @@ def _run_locked(out: Path, config: BatchConfig, manifest: dict, records: dict, p
     options as the workers take them, ``on_start`` :func:`run_config`'s."""
     n_records = len(records["puzzle"])
     runner = None
-    if config.overwrite and config.engine == "dask" and n_records:
-        # --overwrite replaces every row: the cluster is reached (a scheduler that does not answer
-        # refused) before the parts it would replace are deleted
-        runner = make_engine("dask", min(config.worker_count, n_records), config.scheduler)
+    made: list[Any] = []   # the engine once it holds something to close, before it is returned
     try:
+        if config.overwrite and config.engine == "dask" and n_records:
+            # --overwrite replaces every row: the cluster is reached (a scheduler that does not answer
+            # refused) before the parts it would replace are deleted
+            runner = make_engine("dask", min(config.worker_count, n_records), config.scheduler, made=made.append)
         return _run_with(out, config, manifest, records, payload, runner, stream=stream, started=started,
                          usage=usage, load_start=load_start, on_start=on_start)
     except BaseException:
-        if runner is not None:
-            runner.close()   # idempotent: the run's own close may have come first
+        for engine in made:
+            engine.close()   # idempotent: the run's own close (or the engine's, on a failed start) may have come first
         raise
 
 
@@ -457,17 +458,22 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
     # an error that ends the run (an engine that does not start, a crashed worker, a part that
     # cannot be written) is raised once _batch.json says what was written: it said "running"
     error: BaseException | None = None
+    made: list[Any] = []   # the engine once it holds something to close, before it is returned
     try:   # a Ctrl-C while the engine starts (a loaded machine: seconds) ends the run as one in the loop
         # the workers start before the progress bar: tqdm's monitor thread would rule out fork
         warm = SOLVERS[config.solver].batch_warm
         if config.rules_by_auto and _may_have_rules(puzzles, rules):
             _load_rule_kernel(config.engine)   # before a fork: the workers inherit it rather than each compile it
         if runner is None and planner.remaining:
-            runner = make_engine(config.engine, min(config.worker_count, planner.remaining), config.scheduler, warm)
+            runner = make_engine(config.engine, min(config.worker_count, planner.remaining), config.scheduler, warm,
+                                 made=made.append)
     except KeyboardInterrupt:
         interrupted = True
     except Exception as e:
         error = e
+    for engine in made:
+        if engine is not runner:   # a stop after its workers started, before it was returned: none left running
+            engine.close(cancel=True)
     if on_start is not None and not interrupted and error is None:   # every refusal is behind: the run starts
         on_start()
     if isinstance(runner, InProcess):   # nothing forks from here on: Ctrl-C may end a long engine call

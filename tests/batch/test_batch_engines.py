@@ -2,6 +2,7 @@
 and see the stop flag and the puzzle counter."""
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
 import socket
@@ -13,7 +14,7 @@ import pytest
 
 from batch_helpers import MIXED, serving_port
 
-from pipeline.batch import engines
+from pipeline.batch import engines, run_batch
 from pipeline.batch.config import SolveOptions
 from pipeline.batch.progress import stopped
 from pipeline.batch.worker import STOPPED_KEY, solve_records
@@ -244,3 +245,61 @@ def test_a_local_dask_cluster_s_workers_log_nothing_below_critical():
     options = engines.local_cluster_options(2, "/tmp/x")
     assert options["silence_logs"] == logging.CRITICAL
     assert options["n_workers"] == 2 and options["threads_per_worker"] == 1 and options["local_directory"] == "/tmp/x"
+
+
+def test_a_stop_after_the_pool_started_before_it_was_returned_leaves_no_worker(tmp_path, monkeypatch):
+    """A Ctrl-C handled once ``Processes`` had started its workers, before ``runner =
+    make_engine(...)`` was assigned, ended the run as an interrupted one but never closed the
+    pool: its workers stayed alive (idle) until the interpreter's exit. The engine is now known
+    to the run from the moment it holds something to close. The stop is raised right after the
+    pool's start returns, where Python's SIGINT handler would raise it."""
+    real = engines.Processes.__init__
+    made: list = []
+    workers: list = []
+
+    def started_then_stopped(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        made.append(self)
+        workers.extend(self.pool._processes.values())
+        raise KeyboardInterrupt
+    src = tmp_path / "in.txt"
+    src.write_text("1...........3...\n" * 4)
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(engines.Processes, "__init__", started_then_stopped)
+            summary = run_batch(src, tmp_path / "out", workers=2, progress="none")
+        assert summary.interrupted and summary.solved_now == 0
+        assert made and workers
+        assert not [p.pid for p in workers if p.is_alive()]
+    finally:
+        for pool in made:
+            pool.close(cancel=True)
+
+
+def test_a_stop_after_overwrite_s_cluster_started_before_it_was_returned_closes_it(tmp_path, monkeypatch):
+    """``--overwrite`` with Dask reaches its cluster before the run plans: a stop handled once
+    the cluster was up, before ``runner = make_engine(...)`` was assigned (while Dask counts its
+    workers' threads), left it open. The engine stands in here for a started cluster; the stop
+    is raised right after its start, where the signal's handler would raise it."""
+    if importlib.util.find_spec("distributed") is None:   # the run refuses engine="dask" before it starts
+        pytest.skip("dask.distributed is not installed")
+
+    class Started:
+        closed = 0
+
+        def __init__(self, workers, scheduler, made=None):
+            if made is not None:
+                made(self)
+            raise KeyboardInterrupt
+
+        def close(self, cancel=False, abort=None):
+            Started.closed += 1
+    src = tmp_path / "in.txt"
+    src.write_text("1...........3...\n" * 2)
+    out = tmp_path / "out"
+    assert run_batch(src, out, workers=1, progress="none").complete
+    with monkeypatch.context() as patch:
+        patch.setattr(engines, "Dask", Started)
+        with pytest.raises(KeyboardInterrupt):
+            run_batch(src, out, engine="dask", overwrite=True, workers=2, progress="none")
+    assert Started.closed >= 1
