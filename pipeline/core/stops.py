@@ -144,15 +144,22 @@ def _on_stop_signal(signum, frame) -> None:
     _raise_or_hold(KeyboardInterrupt())
 
 
-#: Seconds after which the deadline's alarm comes again when it rang inside a finalizer.
+#: Seconds after which the deadline's alarm comes again when it rang inside a finalizer (or a
+#: ``__set_name__``).
 FINALIZER_RETRY = 0.01
+
+#: Functions out of which a stop does not come as itself: from ``__del__`` it is printed
+#: ("Exception ignored in ...", with its traceback) and dropped, so the stop would be lost; from
+#: ``__set_name__`` (a class being made: a library imported on the way) Python 3.11 raises a
+#: RuntimeError in its place ("Error calling __set_name__ on ..."), an internal error (exit 70).
+_NOT_RAISED_FROM = ("__del__", "__set_name__")
 
 
 def _in_finalizer(frame: Any) -> bool:
-    """Whether ``frame`` runs inside an object's ``__del__``: an exception raised there is printed
-    ("Exception ignored in ...", with its traceback) and dropped, so the stop would be lost."""
+    """Whether ``frame`` runs inside a function of :data:`_NOT_RAISED_FROM` (an object's
+    ``__del__``, a ``__set_name__``), out of which a stop raised would not come as itself."""
     while frame is not None:
-        if frame.f_code.co_name == "__del__":
+        if frame.f_code.co_name in _NOT_RAISED_FROM:
             return True
         frame = frame.f_back
     return False
@@ -162,7 +169,7 @@ def _on_alarm(signum, frame) -> None:
     deadline = _S.deadline
     if _S.stopping is not None or deadline is None or deadline.finished:
         return
-    if _in_finalizer(frame):   # a solver freed as the limit passed: the stop a moment later, outside it
+    if _in_finalizer(frame):   # a solver freed (a class made) as the limit passed: the stop a moment later, outside it
         signal.setitimer(signal.ITIMER_REAL, FINALIZER_RETRY)
         return
     _S.stopping = "deadline"
