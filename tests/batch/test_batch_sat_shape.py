@@ -105,7 +105,7 @@ def test_a_shape_whose_engine_outlasts_the_time_limit_answers_time_limit_at_once
     df = pd.read_parquet(tmp_path / "out").sort_values("index")
     assert list(df["status"]) == ["optimal", "time_limit"]
     assert "setting up the SAT engine" in df["error"].iloc[1]
-    assert df["wall_seconds"].iloc[1] < 2.0
+    assert df["wall_seconds"].iloc[1] < 10.0   # at once (45 s before); wide: CI's loaded machine, not a speed target
     # a count stopped before any grid is no count (<NA>, as HiGHS's rows had it; it said 0)
     assert df["n_solutions"].iloc[1] is pd.NA and (count is None or df["n_solutions"].iloc[0] == 1)
 
