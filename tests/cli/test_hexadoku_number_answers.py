@@ -6,7 +6,6 @@ left them blank: it follows the string's rule (:func:`pipeline.core.hexadoku.zer
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 
@@ -19,21 +18,14 @@ from pipeline.cli.main import main
 from pipeline.core.claimed import read_claimed_grid
 from pipeline.core.puzzle import parse_puzzle
 
-ONE_TO_G, ZERO_TO_F = "123456789ABCDEFG", "0123456789ABCDEF"
-SHIFT = str.maketrans(ONE_TO_G, ZERO_TO_F)
+ZERO_TO_F = "0123456789ABCDEF"
 
 
 @pytest.fixture
-def hexadoku(data_dir, tmp_path):
-    """(puzzle file, its text, the answer as rows of values 0..15): the data set's first 16x16 with
-    one solution, in 0-F with every '0' clue removed (so it reads as 1-G), and its answer."""
-    with open(Path(data_dir) / "sets" / "16x16_classic.ref.csv", newline="") as f:
-        row = next(r for r in csv.DictReader(f) if r["n_solutions_capped"] == "1")
-    text = row["puzzle"].translate(SHIFT).replace("0", ".")
-    answer = row["solution"].translate(SHIFT)
-    assert "0" not in text and "G" not in text and "0" in answer  # either reading of the puzzle
-    path = tmp_path / "p.txt"
-    path.write_text(text + "\n")
+def hexadoku(hexadoku):
+    """(puzzle file, its text, the answer as rows of values 0..15): the string tests' 16x16
+    (tests/cli/conftest.py), its 0-F answer as numbers."""
+    path, text, answer = hexadoku
     return path, text, [[ZERO_TO_F.index(ch) for ch in answer[16 * r:16 * r + 16]] for r in range(16)]
 
 
