@@ -85,3 +85,50 @@ def arrow_puzzle(seed: int) -> tuple[dict, np.ndarray, bool]:
             held = False
     doc = {"size": 9, "givens": "".join(str(v) if v else "." for v in givens.ravel()), "rules": rules}
     return doc, grid, held
+
+
+def shared_arrow_puzzle(seed: int) -> tuple[dict, np.ndarray, bool]:
+    """A 9x9 whose 3-6 arrows and pill arrows (tens digit at most 3) end on one shared tail of
+    1-3 cells (as ISS's "Triple digits"), drawn on a random solution, the rest of each line its
+    own, with 22-36 givens; now and then one head's given is off (often no solution). The
+    document, the solution, and whether it is held."""
+    rng = np.random.default_rng(seed)
+    grid = _solution(rng)
+    start = (int(rng.integers(9)), int(rng.integers(9)))
+    tail = None
+    while tail is None:
+        tail = _walk(rng, grid, start, set(), int(rng.integers(3, 12)))
+        tail = tail if tail is not None and len(tail) <= 3 else None
+    shared = int(sum(grid[c] for c in tail))
+    used = set(tail)
+    rules: list[dict] = []
+    many = int(rng.integers(3, 7))
+    for _ in range(400):
+        if len(rules) >= many:
+            break
+        kind = "pillarrow" if rng.random() < 0.6 else "arrow"
+        head = [(int(rng.integers(9)), int(rng.integers(8)))]
+        if kind == "pillarrow":
+            head.append((head[0][0], head[0][1] + 1))
+        if any(h in used for h in head) or (kind == "pillarrow" and grid[head[0]] > 3):
+            continue
+        target = 10 * int(grid[head[0]]) + int(grid[head[1]]) if kind == "pillarrow" else int(grid[head[0]])
+        own = _walk(rng, grid, head[-1], used | set(head), target - shared) if target > shared else None
+        if own is None or len(own) > 9:
+            continue
+        used |= set(head)      # the own parts may cross each other, never a head or the tail
+        rules.append({"rule": kind, "cells": _name(head + own + tail)})
+    givens = np.zeros((9, 9), dtype=int)
+    shown = rng.choice(81, size=int(rng.integers(22, 37)), replace=False)
+    givens.flat[shown] = grid.ravel()[shown]
+    held = True
+    if rng.random() < 0.25 and rules:
+        cell = rules[int(rng.integers(len(rules)))]["cells"][0]
+        r, c = int(cell[1]) - 1, int(cell[3]) - 1
+        seen = set(givens[r]) | set(givens[:, c]) | set(givens[r // 3 * 3:r // 3 * 3 + 3, c // 3 * 3:c // 3 * 3 + 3].ravel())
+        other = [v for v in range(1, 10) if v not in seen and v != grid[r, c]]
+        if other:
+            givens[r, c] = other[int(rng.integers(len(other)))]
+            held = False
+    doc = {"size": 9, "givens": "".join(str(v) if v else "." for v in givens.ravel()), "rules": rules}
+    return doc, grid, held
