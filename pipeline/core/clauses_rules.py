@@ -46,7 +46,7 @@ OUTSIDE_SUMS = True
 COMBINED_SUMS = True
 #: The switches :func:`rule_clauses` takes, as a CNF file's facts name them.
 ENCODING_KEYS = ("cage_combinations", "running_sums", "equal_sums", "equalsum_segments", "outside_sums", "lunchbox_ends",
-                 "combined_sums")
+                 "combined_sums", "prefix_sums")
 
 
 class RowsUnencodable(PipelineError):
@@ -65,7 +65,8 @@ def current_encodings() -> dict[str, bool]:
     return {"cage_combinations": bool(CAGE_COMBINATIONS), "running_sums": bool(clauses_running.RUNNING_SUMS),
             "equal_sums": bool(clauses_running.EQUAL_SUMS),
             "equalsum_segments": bool(clauses_running.EQUALSUM_SEGMENTS), "outside_sums": bool(OUTSIDE_SUMS),
-            "lunchbox_ends": bool(clauses_outside.LUNCHBOX_ENDS), "combined_sums": bool(COMBINED_SUMS)}
+            "lunchbox_ends": bool(clauses_outside.LUNCHBOX_ENDS), "combined_sums": bool(COMBINED_SUMS),
+            "prefix_sums": bool(clauses_running.PREFIX_SUMS)}
 
 
 def list_tokens(clauses: list[list[int]]) -> np.ndarray:
@@ -203,7 +204,7 @@ def rule_clauses(model: Model, top: int, amo: str, *, view: bool, card: str = DE
     at = top + (0 if cages is None else cages.n_aux)
     # the little killers' and arrows' sums as running sums next (their rows are left out too)
     running = running_sum_clauses(model, at, view=view, equal=on["equal_sums"], linear=on["running_sums"],
-                                  segments=on["equalsum_segments"]) \
+                                  segments=on["equalsum_segments"], prefixes=on["prefix_sums"]) \
         if on["running_sums"] or on["equal_sums"] or on["equalsum_segments"] else None
     at += 0 if running is None else running.n_aux
     # the sandwiches', X-sums' and lunchboxes' gated sums (their sum rows are left out too)
