@@ -60,6 +60,7 @@ The clauses encode exactly the rows (each cell one value), so no answer changes.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
@@ -443,14 +444,22 @@ def running_sum_clauses(model: Model, top: int, *, view: bool, equal: bool = Fal
         xs.append(x)
         ws.append(adds - least[:, None])
         totals.append(total - int(least.sum()))
-    if prefixes and sums:
-        made, used = _prefix_sums(xs, ws, totals, top + 1)
+    # only sums that begin like another share rows: _prefix_sums' tables are (sums, cells, totals)
+    # at once, which for every little killer of a 100x100 would be gigabytes; the rest run alone
+    starts = [np.concatenate([x[0], w[0]]).tobytes() for x, w in zip(xs, ws)]
+    alike = Counter(starts)
+    together = [prefixes and alike[start] > 1 for start in starts]
+    if any(together):
+        chosen = [j for j, shared in enumerate(together) if shared]
+        made, used = _prefix_sums([xs[j] for j in chosen], [ws[j] for j in chosen], [totals[j] for j in chosen],
+                                  top + 1)
         parts.append(made)
         n_aux += used
-    for x, adds, total in zip(xs, ws, totals) if not prefixes else ():
-        made, used = _one_sum(x, adds, total, top + 1 + n_aux)
-        parts.append(made)
-        n_aux += used
+    for x, adds, total, shared in zip(xs, ws, totals, together):
+        if not shared:
+            made, used = _one_sum(x, adds, total, top + 1 + n_aux)
+            parts.append(made)
+            n_aux += used
     for _, cuts in lines:
         xs = [value_literals(model, cells) for cells in cuts]
         touched += [x.ravel() - 1 for x in xs]
