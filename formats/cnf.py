@@ -45,7 +45,7 @@ from pipeline.core.build import Model
 from pipeline.core.clauses import (DEFAULT_AMO, Encoding, encode, exactly_one_rows, iter_clause_tokens, iter_row_tokens,
                                    unit_tokens)
 from pipeline.core.clauses_pb import DEFAULT_CARD, DEFAULT_PB, rule_row_range, rule_rows
-from pipeline.core.clauses_rules import RuleEncoding, rule_clauses
+from pipeline.core.clauses_rules import ENCODING_KEYS, RuleEncoding, rule_clauses
 from pipeline.core.conventions import Convention
 from pipeline.core.errors import clip, FormatError, PipelineError, shortened
 from pipeline.core.manifest import (COMMENT_TAG, aux_count, column_names, manifest_from_dict, metadata_convention,
@@ -250,6 +250,8 @@ def read_cnf(path: str | os.PathLike) -> CnfFile:
                         facts = json.loads(line.split(CNF_TAG, 1)[1])
                     except (ValueError, RecursionError):   # not JSON, nested too deep, an integer of 4,300 digits
                         raise FormatError(f"{where}: unreadable {CNF_TAG} comment") from None
+                    if not isinstance(facts, dict):
+                        raise FormatError(f"{where}: the {CNF_TAG} comment is not a JSON object")
                 elif COMMENT_TAG in line:
                     meta = parse_comment_line(line) or {}
                 pos = nl + 1
@@ -362,23 +364,50 @@ def _rebuilt(meta: dict, columns: np.ndarray, where: str) -> Model:
     return model
 
 
-def _with_rule_rows(cnf_file: CnfFile, a: sp.csr_matrix, model: Model,
+def _rule_facts(cnf_file: CnfFile, where: str) -> dict | None:
+    """The facts' ``rule_rows`` entry (None when absent), after checking its shape: counts that
+    are integers, an auxiliary range of two, encodings that are a mapping of the known switches
+    (:data:`pipeline.core.clauses_rules.ENCODING_KEYS`) to true or false. FormatError otherwise."""
+    facts = cnf_file.facts.get("rule_rows")
+    if not facts:
+        return None
+    if not isinstance(facts, dict):
+        raise FormatError(f"{where}: rule_rows is not a mapping")
+    missing = [key for key in ("first_clause", "clauses", "amo", "card", "pb") if key not in facts]
+    if missing:
+        raise FormatError(f"{where}: rule_rows lacks {', '.join(missing)}")
+    if not all(type(facts[key]) is int for key in ("first_clause", "clauses")):
+        raise FormatError(f"{where}: rule_rows' first_clause and clauses are not integers")
+    aux = facts.get("aux_variables") or []
+    if not isinstance(aux, list) or len(aux) not in (0, 2) or not all(type(v) is int and v > 0 for v in aux):
+        raise FormatError(f"{where}: rule_rows' aux_variables is not [first, last] variables")
+    encodings = facts.get("encodings", {})   # none: written with the rows' own encodings alone
+    if not isinstance(encodings, dict):
+        raise FormatError(f"{where}: rule_rows' encodings are not a mapping of switches")
+    unknown = sorted(set(encodings) - set(ENCODING_KEYS))
+    if unknown:
+        raise FormatError(f"{where}: rule_rows' encodings name {shortened(unknown[0], 40)!r}, not a switch of "
+                          f"this version (one of {', '.join(ENCODING_KEYS)})")
+    if not all(isinstance(on, bool) for on in encodings.values()):
+        raise FormatError(f"{where}: rule_rows' encodings are not all true or false")
+    return facts
+
+
+def _with_rule_rows(cnf_file: CnfFile, a: sp.csr_matrix, model: Model, facts: dict,
                     where: str) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray, int]:
     """``(rows, lower, upper, n_aux)``: the decoded exactly-one rows ``a`` with the rule rows of
     the puzzle in the metadata (``model``) put in their places, after checking the file's clauses
-    against them; ``n_aux`` counts the rule rows' auxiliary variables."""
+    against them (``facts``: the facts' ``rule_rows``, :func:`_rule_facts`); ``n_aux`` counts the
+    rule rows' auxiliary variables."""
     ones = exactly_one_rows(model)
     if ones.shape != a.shape or (ones != a).nnz:
         raise FormatError(f"{where}: the exactly-one clauses do not encode the model the metadata describes")
-    facts = cnf_file.facts["rule_rows"]
     first, count = int(facts["first_clause"]), int(facts["clauses"])
     ends = cnf_file.clause_ends
     lo = ends[first - 1] + 1 if first else 0
     hi = ends[first + count - 1] + 1 if count else lo
     aux = facts.get("aux_variables") or []
     encodings = facts.get("encodings", {})   # none: written with the rows' own encodings alone
-    if not isinstance(encodings, dict):
-        raise FormatError(f"{where}: rule_rows' encodings are not a mapping of switches")
     try:
         again = rule_clauses(model, (int(aux[0]) - 1) if aux else 0, facts["amo"], view=True, card=facts["card"],
                              pb=facts["pb"], encodings=encodings)
@@ -543,7 +572,7 @@ def _refuse_other_clauses(cnf_file: CnfFile, model: Model, rule_aux: int, where:
                           f"has {n_vars}")
     tokens = cnf_file.tokens
     lo = hi = 0
-    rule_facts = cnf_file.facts.get("rule_rows")
+    rule_facts = cnf_file.facts.get("rule_rows")   # checked by _rule_facts before
     if rule_facts:
         first, count = int(rule_facts["first_clause"]), int(rule_facts["clauses"])
         ends = cnf_file.clause_ends
@@ -699,7 +728,7 @@ def read(path: str | os.PathLike) -> ModelData:
     n_cells = conv.n_vars
     tokens = cnf_file.tokens
     in_units = np.ones(cnf_file.n_clauses, dtype=bool)   # the unit rows' and bounds' clauses (read_cnf counted them)
-    rule_facts = cnf_file.facts.get("rule_rows")
+    rule_facts = _rule_facts(cnf_file, where)
     if rule_facts:
         first, count = int(rule_facts["first_clause"]), int(rule_facts["clauses"])
         if first < 0 or count < 0 or first + count > in_units.size:
@@ -731,7 +760,7 @@ def read(path: str | os.PathLike) -> ModelData:
     model = _rebuilt(meta, columns, where)
     rule_aux = 0
     if rule_facts:
-        a, lower, upper, rule_aux = _with_rule_rows(cnf_file, a, model, where)
+        a, lower, upper, rule_aux = _with_rule_rows(cnf_file, a, model, rule_facts, where)
     _refuse_other_clauses(cnf_file, model, rule_aux, where)
     # the literals and their masks are done with: the rows they gave are compared with the model
     # next, which builds it again (the 720 MB of an empty 100x100's literals sat under that)

@@ -141,3 +141,51 @@ def test_external_solvers_solve_the_exported_cnf(tmp_path, solver, name, doc, mo
     if got.status == "optimal":
         assert verify_grid(got.grid, puzzle).ok, name
         assert np.array_equal(got.grid, before.grid) or not unique, name
+
+
+def _with_rule_facts(path, change) -> None:
+    """Rewrite ``path``'s facts comment with ``change(facts)`` applied (clauses left as they are)."""
+    text = path.read_text()
+    facts = json.loads(text.split(cnf.CNF_TAG, 1)[1].split("\n", 1)[0])
+    change(facts)
+    line = f"c {cnf.CNF_TAG} {json.dumps(facts, separators=(',', ':'))}"
+    path.write_text("\n".join(line if cnf.CNF_TAG in row else row for row in text.split("\n")))
+
+
+_DAMAGE = {
+    # an unknown switch was ignored (the file read as if it were not there); a string "false" or
+    # {"a": 1} read as true: the damaged file was taken as sound
+    "unknown switch": (lambda f: f["rule_rows"]["encodings"].update(future=True), "not a switch of this version"),
+    "string switch": (lambda f: f["rule_rows"]["encodings"].update(cage_combinations="false"), "true or false"),
+    "object switch": (lambda f: f["rule_rows"]["encodings"].update(running_sums={"a": 1}), "true or false"),
+    "number switch": (lambda f: f["rule_rows"]["encodings"].update(outside_sums=1), "true or false"),
+    # these raised TypeError, ValueError or KeyError (a traceback from the command line)
+    "rule_rows a list": (lambda f: f.update(rule_rows=[1]), "rule_rows is not a mapping"),
+    "first_clause text": (lambda f: f["rule_rows"].update(first_clause="x"), "not integers"),
+    "first_clause null": (lambda f: f["rule_rows"].update(first_clause=None), "not integers"),
+    "clauses missing": (lambda f: f["rule_rows"].pop("clauses"), "rule_rows lacks clauses"),
+    "aux a number": (lambda f: f["rule_rows"].update(aux_variables=5), "aux_variables"),
+    "aux text": (lambda f: f["rule_rows"].update(aux_variables=["a", "b"]), "aux_variables"),
+    "aux a mapping": (lambda f: f["rule_rows"].update(aux_variables={"a": 1}), "aux_variables"),
+}
+
+
+@pytest.mark.parametrize("damage", list(_DAMAGE))
+def test_damaged_rule_facts_are_a_format_error(tmp_path, damage):
+    change, message = _DAMAGE[damage]
+    path = tmp_path / "model.cnf"
+    cnf.write(build_model(parse_puzzle(json.dumps(_outside_doc(True)))), path)
+    _with_rule_facts(path, change)
+    with pytest.raises(cnf.FormatError, match=message):
+        cnf.read(path)
+
+
+@pytest.mark.parametrize("facts", ["[1, 2]", '"x"', "7"])
+def test_facts_comment_that_is_no_object_is_a_format_error(tmp_path, facts):
+    """A JSON list or string as the facts raised AttributeError (``.get`` of a list)."""
+    path = tmp_path / "model.cnf"
+    cnf.write(build_model(parse_puzzle(json.dumps(_outside_doc(True)))), path)
+    text = path.read_text()
+    path.write_text("\n".join(f"c {cnf.CNF_TAG} {facts}" if cnf.CNF_TAG in row else row for row in text.split("\n")))
+    with pytest.raises(cnf.FormatError, match="not a JSON object"):
+        cnf.read(path)
