@@ -5,35 +5,23 @@ standard input and of an export to a stream (:func:`pipeline.core.stops.temporar
 from __future__ import annotations
 
 import io
-import os
-import signal
 import tempfile
 
 import pytest
 
 from formats.single import export_stream
 from pipeline.batch.worker import one_row_table_text
-from pipeline.core import stops
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.solvers.workdir import work_directory
+from stop_handling import HANDLINGS, signalling_after, sigint_handled
 
 
-@pytest.fixture(params=["python", "command line"])
+@pytest.fixture(params=HANDLINGS)
 def stop_handling(request, monkeypatch):
-    """SIGINT raising KeyboardInterrupt Python's own way, or through the command line's handlers
-    (:func:`stops.install`); this worker's handlers and stops' state are restored afterwards."""
-    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
-    if request.param == "python":
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    else:
-        monkeypatch.setattr(stops._S, "installed", stops._S.installed)
-        stops.begin()
-        stops.install(watch=False)
-    yield
-    for signum, handler in previous.items():
-        signal.signal(signum, handler)
-    stops.begin()
+    """SIGINT handled Python's way or the command line's (:func:`stop_handling.sigint_handled`)."""
+    with sigint_handled(request.param, monkeypatch):
+        yield
 
 
 def _solver_run() -> None:
@@ -55,14 +43,7 @@ def test_a_signal_right_after_mkdtemp_leaves_no_directory(tmp_path, monkeypatch,
     """Inside tempfile.TemporaryDirectory a Ctrl-C after mkdtemp, before its finalizer was set,
     left the directory (/tmp/sudoku-cadical-*, sudoku-stdin-*, sudoku-export-*) behind."""
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    real_mkdtemp = tempfile.mkdtemp
-
-    def mkdtemp_then_signal(*args, **kwargs):
-        made = real_mkdtemp(*args, **kwargs)
-        os.kill(os.getpid(), signal.SIGINT)
-        return made
-
-    monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp_then_signal)
+    monkeypatch.setattr(tempfile, "mkdtemp", signalling_after(tempfile.mkdtemp))
     with pytest.raises(KeyboardInterrupt):
         run()
     assert list(tmp_path.iterdir()) == []

@@ -13,6 +13,7 @@ from formats import files
 from formats.files import WriteFailed, atomic_open, atomic_path, is_special_file, load_manifest_file, open_binary, open_text, read_regular, read_regular_text
 from pipeline.cli.main import main
 from pipeline.core.errors import FormatError
+from stop_handling import HANDLINGS, signalling_after, sigint_handled
 
 
 @pytest.fixture
@@ -326,40 +327,19 @@ def test_gz_header_names_the_file_asked_for_not_the_temporary_one(tmp_path):
     assert header[10:16] == b"a.txt\x00"
 
 
-@pytest.mark.parametrize("handling", ["python", "command line"])
+@pytest.mark.parametrize("handling", HANDLINGS)
 def test_a_signal_right_after_the_temporary_file_is_made_leaves_no_file(tmp_path, monkeypatch, handling):
     """A Ctrl-C handled between mkstemp returning and the write's clean-up knowing the temporary
     file raised KeyboardInterrupt with no one to remove it: '.out.txt.XXXXXXXX.tmp' stayed beside
     the user's file."""
-    import signal
     import tempfile
-
-    from pipeline.core import stops
 
     target = tmp_path / "out.txt"
     target.write_text("before\n")
-    real_mkstemp = tempfile.mkstemp
-
-    def mkstemp_then_signal(*args, **kwargs):
-        made = real_mkstemp(*args, **kwargs)
-        os.kill(os.getpid(), signal.SIGINT)
-        return made
-
-    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
-    if handling == "python":
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    else:
-        monkeypatch.setattr(stops._S, "installed", stops._S.installed)   # this worker's own handling after
-        stops.begin()
-        stops.install(watch=False)
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp_then_signal)
-    try:
+    with sigint_handled(handling, monkeypatch):
+        monkeypatch.setattr(tempfile, "mkstemp", signalling_after(tempfile.mkstemp))
         with pytest.raises(KeyboardInterrupt):
             with atomic_open(target) as f:
                 f.write("after\n")
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        stops.begin()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
     assert target.read_text() == "before\n"

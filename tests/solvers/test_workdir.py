@@ -21,6 +21,7 @@ from pipeline.solvers import SOLVERS, get_solver
 from pipeline.solvers.workdir import claim_workdir, run_binary
 from pipeline.core.errors import SolveError
 from pipeline.core.build import build_model
+from stop_handling import HANDLINGS, signalling_after, sigint_handled
 
 PUZZLE = "1...........3..2"
 BOX = "2x2"
@@ -193,42 +194,23 @@ def test_a_hard_exit_removes_the_run_s_temporary_directory(tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "killpg") or not shutil.which("sh"), reason="POSIX process groups and sh")
-@pytest.mark.parametrize("handling", ["python", "command line"])
+@pytest.mark.parametrize("handling", HANDLINGS)
 def test_a_signal_right_after_the_binary_starts_still_kills_it(tmp_path, monkeypatch, handling):
     """A Ctrl-C handled between Popen returning and run_binary knowing the process raised
     KeyboardInterrupt where no one killed the binary: in a session of its own, it ran on (and
     wrote on into the run's work directory, which was being removed)."""
     import signal
 
-    from pipeline.core import stops
-
     script = _script(tmp_path, "solver", "exec sleep 1000\n")
     started: list[subprocess.Popen] = []
-    real_popen = subprocess.Popen
-
-    def popen_then_signal(*args, **kwargs):
-        proc = real_popen(*args, **kwargs)
-        started.append(proc)
-        os.kill(os.getpid(), signal.SIGINT)
-        return proc
-
-    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
-    if handling == "python":
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    else:
-        monkeypatch.setattr(stops._S, "installed", stops._S.installed)   # this worker's own handling after
-        stops.begin()
-        stops.install(watch=False)
-    monkeypatch.setattr(subprocess, "Popen", popen_then_signal)
     try:
-        with pytest.raises(KeyboardInterrupt):
-            run_binary([str(script)], cwd=tmp_path, timeout=600)
+        with sigint_handled(handling, monkeypatch):
+            monkeypatch.setattr(subprocess, "Popen", signalling_after(subprocess.Popen, started))
+            with pytest.raises(KeyboardInterrupt):
+                run_binary([str(script)], cwd=tmp_path, timeout=600)
         assert len(started) == 1
         assert started[0].poll() == -signal.SIGKILL      # killed and reaped before the interrupt went on
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        stops.begin()
         for proc in started:                              # the old code's orphan, so no run leaves it behind
             proc.kill()
             proc.wait()
