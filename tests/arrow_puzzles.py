@@ -72,19 +72,22 @@ def arrow_puzzle(seed: int) -> tuple[dict, np.ndarray, bool]:
     givens = np.zeros((9, 9), dtype=int)
     shown = rng.choice(81, size=int(rng.integers(14, 29)), replace=False)
     givens.flat[shown] = grid.ravel()[shown]
-    held = True
-    if lie:
-        # one arrow's head given a digit other than the solution's (one its units allow): its sum is off
-        cell = rules[int(rng.integers(len(rules)))]["cells"][0]
-        r, c = int(cell[1]) - 1, int(cell[3]) - 1
-        givens[r, c] = 0
-        seen = set(givens[r]) | set(givens[:, c]) | set(givens[r // 3 * 3:r // 3 * 3 + 3, c // 3 * 3:c // 3 * 3 + 3].ravel())
-        other = [v for v in range(1, 10) if v not in seen and v != grid[r, c]]
-        if other:
-            givens[r, c] = other[int(rng.integers(len(other)))]
-            held = False
+    held = not (lie and _wrong_head(rng, rules, givens, grid))
     doc = {"size": 9, "givens": "".join(str(v) if v else "." for v in givens.ravel()), "rules": rules}
     return doc, grid, held
+
+
+def _wrong_head(rng: np.random.Generator, rules: list[dict], givens: np.ndarray, grid: np.ndarray) -> bool:
+    """Give one arrow's head a digit other than the solution's (one its units allow), so its sum
+    is off; True when it did (a head with no such digit is left unchanged)."""
+    cell = rules[int(rng.integers(len(rules)))]["cells"][0]
+    r, c = int(cell[1]) - 1, int(cell[3]) - 1
+    box = givens[r // 3 * 3:r // 3 * 3 + 3, c // 3 * 3:c // 3 * 3 + 3].ravel()
+    seen = (set(givens[r]) | set(givens[:, c]) | set(box)) - {givens[r, c]}
+    other = [v for v in range(1, 10) if v not in seen and v != grid[r, c]]
+    if other:
+        givens[r, c] = other[int(rng.integers(len(other)))]
+    return bool(other)
 
 
 def shared_arrow_puzzle(seed: int) -> tuple[dict, np.ndarray, bool]:
@@ -121,14 +124,6 @@ def shared_arrow_puzzle(seed: int) -> tuple[dict, np.ndarray, bool]:
     givens = np.zeros((9, 9), dtype=int)
     shown = rng.choice(81, size=int(rng.integers(22, 37)), replace=False)
     givens.flat[shown] = grid.ravel()[shown]
-    held = True
-    if rng.random() < 0.25 and rules:
-        cell = rules[int(rng.integers(len(rules)))]["cells"][0]
-        r, c = int(cell[1]) - 1, int(cell[3]) - 1
-        seen = set(givens[r]) | set(givens[:, c]) | set(givens[r // 3 * 3:r // 3 * 3 + 3, c // 3 * 3:c // 3 * 3 + 3].ravel())
-        other = [v for v in range(1, 10) if v not in seen and v != grid[r, c]]
-        if other:
-            givens[r, c] = other[int(rng.integers(len(other)))]
-            held = False
+    held = not (rng.random() < 0.25 and rules and _wrong_head(rng, rules, givens, grid))
     doc = {"size": 9, "givens": "".join(str(v) if v else "." for v in givens.ravel()), "rules": rules}
     return doc, grid, held
