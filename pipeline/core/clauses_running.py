@@ -201,20 +201,33 @@ def _chain(x: np.ndarray, weights: np.ndarray, lo_last: int, hi_last: int, last:
     lit[free] = fresh + np.arange(int(free.sum()))
     if last is not None:
         lit[k] = last[:width] if last.size >= width else np.concatenate([last, np.full(width - last.size, -first)])
-    # the order: o(i, s + 1) -> o(i, s)
+    return np.concatenate([_order_rows(lit, free), _step_rows(x, weights, lit, lo, hi, first)]), int(free.sum())
+
+
+def _order_rows(lit: np.ndarray, free: np.ndarray) -> np.ndarray:
+    """The order of a running sum's rows, ``o(i, s + 1) -> o(i, s)``, where both are variables
+    (``free``; ``lit`` the literal of each ``o(i, s)``), as ``(m, 3)`` clause rows."""
     ii, ss = np.nonzero(free[:, 1:] & free[:, :-1])
-    order = np.column_stack([-lit[ii, ss + 1], lit[ii, ss], np.zeros(ii.size, dtype=np.int64)])
-    # each cell i (1..k) and value: from o(i - 1, s), s in lo .. hi + 1 of row i - 1
-    cell, val, start = np.meshgrid(np.arange(1, k + 1), np.arange(weights.shape[1]), s, indexing="ij")
+    return np.column_stack([-lit[ii, ss + 1], lit[ii, ss], np.zeros(ii.size, dtype=np.int64)])
+
+
+def _step_rows(x: np.ndarray, weights: np.ndarray, lit: np.ndarray, lo: np.ndarray, hi: np.ndarray, first: int,
+               rows: np.ndarray | None = None) -> np.ndarray:
+    """A running sum's steps: for each cell ``i`` (1..k) and value, ``o(i - 1, s)`` and the value
+    give ``o(i, s + w)``, and not ``o(i - 1, s)`` with it not ``o(i, s + w)`` (``s`` in ``lo .. hi + 1``
+    of row ``i - 1``; ``lit`` ``(k + 1, width)`` the literal of each ``o(i, s)``, past the last
+    column false); only the rows ``i`` that ``rows`` marks (all when None). ``(m, 3)`` clause rows."""
+    k, width = x.shape[0], lit.shape[1]
+    cell, val, start = np.meshgrid(np.arange(1, k + 1), np.arange(weights.shape[1]), np.arange(width), indexing="ij")
     reach = (start >= lo[cell - 1]) & (start <= hi[cell - 1] + 1)
+    if rows is not None:
+        reach &= rows[cell]
     cell, val, start = cell[reach], val[reach], start[reach]
     step = start + weights[cell - 1, val]
     xl = x[cell - 1, val]
     before, after = lit[cell - 1, np.minimum(start, width - 1)], lit[cell, np.minimum(step, width - 1)]
     after = np.where(step < width, after, -first)     # past every bound: false
-    up = np.column_stack([-before, -xl, after])
-    down = np.column_stack([before, -xl, -after])
-    return np.concatenate([order, up, down]), int(free.sum())
+    return np.concatenate([np.column_stack([-before, -xl, after]), np.column_stack([before, -xl, -after])])
 
 
 def _prefix_sums(xs: list[np.ndarray], ws: list[np.ndarray], totals: list[int], first: int) -> tuple[np.ndarray, int]:
@@ -266,17 +279,7 @@ def _prefix_sums(xs: list[np.ndarray], ws: list[np.ndarray], totals: list[int], 
         fr = free[o, r]
         lit[fr] = var[o, r][fr]
         new = o == a                                  # rows this sum emits (row 0 never)
-        ii, ss = np.nonzero(fr[:, 1:] & fr[:, :-1] & new[:, None])
-        out.append(np.column_stack([-lit[ii, ss + 1], lit[ii, ss], np.zeros(ii.size, dtype=np.int64)]))
-        x, weights = xs[a], ws[a]
-        cell, val, start = np.meshgrid(np.arange(1, k + 1), np.arange(weights.shape[1]), s, indexing="ij")
-        reach = (start >= lo[cell - 1]) & (start <= hi[cell - 1] + 1) & new[cell]
-        cell, val, start = cell[reach], val[reach], start[reach]
-        step = start + weights[cell - 1, val]
-        xl = x[cell - 1, val]
-        before, after = lit[cell - 1, np.minimum(start, width - 1)], lit[cell, np.minimum(step, width - 1)]
-        after = np.where(step < width, after, -first)
-        out += [np.column_stack([-before, -xl, after]), np.column_stack([before, -xl, -after])]
+        out += [_order_rows(lit, fr & new[:, None]), _step_rows(xs[a], ws[a], lit, lo, hi, first, new)]
     return np.concatenate(out), int(free.sum()) + 1
 
 
