@@ -72,24 +72,33 @@ _LOG2_BASE_N = 25              # the networks' figures are at this N
 
 
 def value_literals(model: Model, cells: np.ndarray) -> np.ndarray:
-    """``(len(cells), N)``: the SAT variable (position + 1) of each canvas cell's each value, the
+    """``(len(cells), N)``: the SAT variable (position + 1) of each cell's each value, the
     literals the SAT engine's own rule encodings (running sums, combined sums) are written over.
+    An extra cell (``rows * cols + k``, ISS ``Var``) reads its digit columns, the first auxiliary
+    columns (:func:`pipeline.core.extracells.extra_column_names`); its values are the grid's, so
+    ``N`` must be the puzzle's ``n_values`` there (the callers' puzzles have ``n_values == n``).
 
     Parameters
     ----------
     model : Model
         The model (its convention numbers the positions).
     cells : numpy.ndarray
-        Canvas cell indices (``row * cols + col``).
+        Cell indices (``row * cols + col``; from ``rows * cols`` on, extra cells).
 
     Returns
     -------
     numpy.ndarray
         int64 literals, one row a cell.
     """
-    r, c = np.divmod(np.asarray(cells, dtype=np.int64), model.puzzle.cols)
-    digits = np.arange(model.puzzle.n)[None, :]
-    return model.convention.position(r[:, None], c[:, None], digits).astype(np.int64) + 1
+    puzzle = model.puzzle
+    cells = np.asarray(cells, dtype=np.int64)
+    canvas = puzzle.rows * puzzle.cols
+    on_grid = cells < canvas
+    r, c = np.divmod(np.where(on_grid, cells, 0), puzzle.cols)
+    digits = np.arange(puzzle.n)[None, :]
+    grid = model.convention.position(r[:, None], c[:, None], digits).astype(np.int64)
+    extra = model.convention.n_vars + (cells[:, None] - canvas) * puzzle.n_values + digits
+    return np.where(on_grid[:, None], grid, extra) + 1
 
 
 def settled_clauses(model: Model, read: list[np.ndarray]) -> list[list[int]]:

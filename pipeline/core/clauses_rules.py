@@ -9,7 +9,8 @@ killers' and arrows' running sums and the region-sum lines' and zippers' shared 
 through their cardinality and pseudo-Boolean encodings (:mod:`pipeline.core.clauses_pb`), then
 the little killers' combined sums (:mod:`pipeline.core.clauses_combined`). Their auxiliary
 variables follow ``top`` in that order. Each part has a switch (:data:`CAGE_COMBINATIONS`,
-:data:`pipeline.core.clauses_running.RUNNING_SUMS`, ``EQUAL_SUMS`` and ``EQUALSUM_SEGMENTS``, :data:`OUTSIDE_SUMS`,
+:data:`pipeline.core.clauses_running.RUNNING_SUMS`, ``EQUAL_SUMS``, ``EQUALSUM_SEGMENTS``, ``PREFIX_SUMS`` and
+``WEIGHTED_SUMS``, :data:`OUTSIDE_SUMS`,
 :data:`pipeline.core.clauses_outside.LUNCHBOX_ENDS`, :data:`COMBINED_SUMS`); a CNF file records
 the settings it was written with (:func:`current_encodings`), and with all of them off the rule
 clauses are the rows' own encoding (:func:`pipeline.core.clauses_pb.encode_rule_rows`), as CNF
@@ -46,7 +47,7 @@ OUTSIDE_SUMS = True
 COMBINED_SUMS = True
 #: The switches :func:`rule_clauses` takes, as a CNF file's facts name them.
 ENCODING_KEYS = ("cage_combinations", "running_sums", "equal_sums", "equalsum_segments", "outside_sums", "lunchbox_ends",
-                 "combined_sums", "prefix_sums")
+                 "combined_sums", "prefix_sums", "weighted_sums")
 
 
 class RowsUnencodable(PipelineError):
@@ -66,7 +67,7 @@ def current_encodings() -> dict[str, bool]:
             "equal_sums": bool(clauses_running.EQUAL_SUMS),
             "equalsum_segments": bool(clauses_running.EQUALSUM_SEGMENTS), "outside_sums": bool(OUTSIDE_SUMS),
             "lunchbox_ends": bool(clauses_outside.LUNCHBOX_ENDS), "combined_sums": bool(COMBINED_SUMS),
-            "prefix_sums": bool(clauses_running.PREFIX_SUMS)}
+            "prefix_sums": bool(clauses_running.PREFIX_SUMS), "weighted_sums": bool(clauses_running.WEIGHTED_SUMS)}
 
 
 def list_tokens(clauses: list[list[int]]) -> np.ndarray:
@@ -204,7 +205,8 @@ def rule_clauses(model: Model, top: int, amo: str, *, view: bool, card: str = DE
     at = top + (0 if cages is None else cages.n_aux)
     # the little killers' and arrows' sums as running sums next (their rows are left out too)
     running = running_sum_clauses(model, at, view=view, equal=on["equal_sums"], linear=on["running_sums"],
-                                  segments=on["equalsum_segments"], prefixes=on["prefix_sums"]) \
+                                  segments=on["equalsum_segments"], prefixes=on["prefix_sums"],
+                                  weighted=on["weighted_sums"]) \
         if on["running_sums"] or on["equal_sums"] or on["equalsum_segments"] else None
     at += 0 if running is None else running.n_aux
     # the sandwiches', X-sums' and lunchboxes' gated sums (their sum rows are left out too)
