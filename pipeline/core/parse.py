@@ -27,8 +27,7 @@ from pipeline.core.errors import clip, followed_by_text, PuzzleError
 from pipeline.core.boxlines import RULED_LINE, drawn_box, drawn_rows
 from pipeline.core.cells_text import drop_trailing_empty_column as _drop_trailing_empty_column
 from pipeline.core.cells_text import (letter_past_digits, matlab_matrix_problem, matlab_matrix_rows, matrix_of_rows,
-                                      nested_list_rows, pandas_missing, plain_clue_list, refuse_non_number,
-                                      refuse_number_column)
+                                      nested_list_rows, plain_clue_list, refuse_number_column)
 from pipeline.core.cells_text import rows_as_text as _rows_text, unseen_character as _unseen
 from pipeline.core.cells_text import several_puzzles as _several_puzzles, split_cells as _split_cells
 from pipeline.core.cells_text import token_matrix, usual_width as _usual_width
@@ -40,10 +39,16 @@ from pipeline.core.source_text import read_source as read_source
 from pipeline.core.hexadoku import (AMBIGUOUS, ONE_TO_G, ZERO_BASED_SIDE, ambiguous_message, zero_based_digits,
                                     zero_based_kinds, zero_based_numbers)
 from pipeline.core.limits import MAX_BYTES_ENV, check_grid_size, memory_limit, model_bytes
-from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin, too_much
+from pipeline.core.textin import MAX_TEXT_BYTES, read_stdin
 from pipeline.core.fpuzzles import looks_like_fpuzzles
 from pipeline.core.iss_detect import looks_like_iss
 from pipeline.core.variants import least_side
+# box shapes, the numbers-to-grid readers and the regions parser live in their own modules (split
+# for the 800-line limit); parse re-exports the names its callers import from here
+from pipeline.core.box_shape import _box_n, _resolve_box, default_box as default_box, parse_box as parse_box
+from pipeline.core.clue_list import MAX_CLUE_LIST_SIZE as MAX_CLUE_LIST_SIZE, _clue_list_to_grid, _matrix_to_grid
+from pipeline.core.regions_text import REGION_BYTES_PER_CELL as REGION_BYTES_PER_CELL, parse_regions as parse_regions
+from pipeline.core.regions_text import region_text_bytes as region_text_bytes
 
 #: What a puzzle, grid or regions argument may be: text, a path (``str`` or ``os.PathLike``),
 #: ``"-"`` (stdin), an array or nested lists (checked at run time, named in the error).
@@ -56,45 +61,6 @@ __all__ = ["COMPACT_DIGITS", "REGION_ALPHABET", "MAX_BYTES_ENV", "MAX_TEXT_BYTES
            "compact_values", "default_box", "literal_text", "whole_number", "looks_like_document", "parse_box", "read_puzzle", "parse_grid", "parse_regions",
            "read_grid_text",
            "check_grid_size", "memory_limit", "model_bytes"]
-
-
-def default_box(n: int) -> tuple[int, int]:
-    """Box shape for an N x N grid: sqrt(N) x sqrt(N), else the most square h x w with h <= w."""
-    h = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0)
-    return h, n // h
-
-
-def parse_box(text: str | tuple[int, int], n: int | None = None) -> tuple[int, int]:
-    """Parse ``HxW`` (e.g. ``2x3``) and check that it tiles an N x N grid when N is known.
-
-    Parameters
-    ----------
-    text : str or (int, int)
-        ``HxW``, or the two sides (the API's ``box=(2, 3)``).
-    n : int, optional
-        The grid side the boxes must tile.
-
-    Examples
-    --------
-    >>> parse_box("2x3"), parse_box((2, 3), 6)
-    ((2, 3), (2, 3))
-    """
-    if isinstance(text, (tuple, list)):
-        sides = [int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else None for v in text]
-        if len(sides) != 2 or None in sides:
-            raise PuzzleError(f"box: {clip(repr(text), 30)} is not two whole sides (e.g. (3, 3) or \"2x3\")")
-        text = f"{sides[0]}x{sides[1]}"
-    # at most 9 digits a side: int() of thousands of digits is slow, then refused by Python
-    m = re.fullmatch(r"\s*([0-9]{1,9})\s*[xX*]\s*([0-9]{1,9})\s*", str(text))
-    if not m and re.fullmatch(r"\s*[0-9]+\s*[xX*]\s*[0-9]+\s*", str(text)):
-        raise PuzzleError(f"box: {clip(text, 30)!r} has a side of more than 9 digits (a grid side is at most "
-                          f"a few hundred)")
-    if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
-        raise PuzzleError(f"box: {clip(text, 30)!r} is not of the form HxW with sides from 1 (e.g. 3x3 or 2x3)")
-    h, w = int(m.group(1)), int(m.group(2))
-    if n is not None and h * w != n:
-        raise PuzzleError(f"box: {h}x{w} boxes do not tile a {n}x{n} grid (h*w must be {n})")
-    return h, w
 
 
 @lru_cache(maxsize=None)
@@ -342,41 +308,6 @@ def read_grid_text(source: Source) -> tuple[str, str]:
     """
     text, where = _read_source(source, "grid")
     return _answer_rows(text, where) or text, where
-
-
-def _resolve_box(box, n: int) -> tuple[int, int]:
-    if box is None:
-        return default_box(n)
-    return parse_box(box, n)
-
-
-def _box_n(box) -> int | None:
-    if box is None:
-        return None
-    h, w = parse_box(box)
-    return h * w
-
-
-#: Bytes of region text per cell of the grid: an id and its separators, generously (a 3-digit id
-#: padded to a column of 8, a CRLF line end); 64 KiB more for '#' comment lines.
-REGION_BYTES_PER_CELL = 16
-
-
-def region_text_bytes(n: int) -> int:
-    """The most text the regions of an N x N grid may take (66,832 bytes for 9x9): a larger file is
-    no regions of this grid and is refused by its size, unread (a 60 MB regions file of a 9x9
-    puzzle took seconds and gigabytes to be found 5 million ids), at most :data:`MAX_TEXT_BYTES`.
-
-    Parameters
-    ----------
-    n : int
-        Grid side.
-
-    Returns
-    -------
-    int
-    """
-    return min(MAX_TEXT_BYTES, n * n * REGION_BYTES_PER_CELL + 64 * 2 ** 10)
 
 
 _HEADER = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]+")   # "row", "col1": no cell is a letter and more
@@ -648,143 +579,3 @@ def _zero_based(s: str, values: np.ndarray, where: str, alphabet: list) -> np.nd
         return values
     alphabet.append(tuple(range(ZERO_BASED_SIDE)))
     return zero_based_digits(raw, values)
-
-
-_PANDAS_MISSING = np.frompyfunc(pandas_missing, 1, 1)
-
-
-def _matrix_to_grid(matrix: np.ndarray, box, size, where: str) -> np.ndarray:
-    if matrix.ndim != 2 or not matrix.shape[1]:   # (0, 3) is an empty clue list; (0, 0) nothing
-        raise PuzzleError(f"{where}: input must be a non-empty 2-D matrix: must be N-by-3 or N-by-N")
-    m, k = matrix.shape
-    if np.issubdtype(matrix.dtype, np.complexfloating):   # astype(float) dropped the imaginary part
-        raise PuzzleError(f"{where}: entries must be real numbers, found complex ones")
-    if matrix.dtype.kind in "bmM":   # True is not the digit 1 nor a date a number (verify refuses them too)
-        raise PuzzleError(f"{where}: entries must be numbers, found {matrix.dtype} ones")
-    if matrix.dtype.kind == "u" and matrix.size and matrix.max() > 2**31:   # the int64 cast made them negative
-        raise PuzzleError(f"{where}: entry {matrix.max()} is too large")
-    if matrix.dtype == object:   # pandas' missing value (an Int64 column's pd.NA): an empty cell, as NaN and None
-        missing = _PANDAS_MISSING(matrix).astype(bool)
-        if missing.any():
-            matrix = matrix.copy()   # not the caller's array
-            matrix[missing] = None
-    if not np.issubdtype(matrix.dtype, np.integer):
-        try:
-            values = matrix.astype(float)
-        except (TypeError, ValueError):
-            for (r, c), value in np.ndenumerate(matrix):   # an array of objects: its first bad entry, named
-                refuse_non_number(value, r + 1, c + 1, where)
-            raise PuzzleError(f"{where}: entries must be numbers") from None
-        if m == k:  # MATLAB and Excel write empty cells of a grid as NaN
-            values = np.where(np.isnan(values), 0.0, values)
-        as_int = np.rint(values)
-        if not np.array_equal(as_int, values):  # also NaN and inf
-            raise PuzzleError(f"{where}: entries must be integers")
-        if np.abs(as_int).max(initial=0) > 2**31:
-            raise PuzzleError(f"{where}: entry {as_int.flat[np.argmax(np.abs(as_int))]:.0f} is too large")
-        matrix = as_int.astype(np.int64)
-    # a 3x3 is a grid unless a size or box says the grid is larger: then three [row col digit]
-    # clues, as the same rows read as text are
-    if m == k and not (m == 3 and (size or _box_n(box) or 3) != 3):
-        check_grid_size(m, where)
-        return matrix
-    if k != 3:
-        raise PuzzleError(f"{where}: matrix is {m}-by-{k}: must be N-by-3 or N-by-N")
-    return _clue_list_to_grid(matrix, box, size, where)
-
-
-#: The largest entry of a clue list that is told to give ``--size`` (the largest grid a model is built for).
-MAX_CLUE_LIST_SIZE = 100
-
-
-def _clue_list_to_grid(clues: np.ndarray, box, size, where: str, line_numbers=None) -> np.ndarray:
-    """MATLAB-style ``[row col digit]`` rows (1-based) -> grid; ``line_numbers`` for messages."""
-    lines = np.arange(1, clues.shape[0] + 1) if line_numbers is None else line_numbers
-    # as the MATLAB seed (SEEDS.md section 1: "entries must be integers from 1 to 9"): 9x9 unless
-    # --size or --box says otherwise; a bigger entry is an error, never a bigger grid
-    n = size or _box_n(box) or 9
-    check_grid_size(n, where)
-    bad = np.argwhere((clues < 1) | (clues > n))
-    if bad.size:
-        line, col = bad[0]
-        # a 0 row or column: numbered from 0 (NumPy, C) where MATLAB's lists count from 1
-        based = ("; rows and columns count from 1, as in MATLAB: add 1 to 0-based ones"
-                 if col < 2 and (clues[:, :2] == 0).any() and (clues[:, :2] <= n - 1).all() else "")
-        if not based and size is None and box is None and 9 < clues.max() <= MAX_CLUE_LIST_SIZE:
-            based = f"; for a bigger grid give --size (--size {int(clues.max())} holds this list's largest entry)"
-        raise PuzzleError(
-            f"{where}: line {lines[line]}: entries must be integers from 1 to {n}, found {clues[line, col]}{based}"
-        )
-    r, c, d = (clues - 1).T
-    cell = r * n + c
-    order = np.lexsort((np.arange(cell.size), cell))
-    same = np.flatnonzero((cell[order][1:] == cell[order][:-1]) & (d[order][1:] != d[order][:-1]))
-    if same.size:
-        a, b = order[same[0]], order[same[0] + 1]
-        raise PuzzleError(
-            f"{where}: cell ({r[a] + 1}, {c[a] + 1}) given two digits: {d[a] + 1} (line {lines[a]}) "
-            f"and {d[b] + 1} (line {lines[b]})"
-        )
-    grid = np.zeros((n, n), dtype=np.int64)
-    grid[r, c] = d + 1
-    return grid
-
-
-def parse_regions(source: Source, n: int) -> np.ndarray:
-    """Region ids, one per cell row-major (string, path or array) -> (N, N) numbers 0..N-1.
-
-    Ids may be compact characters (``0-9A-Z``; all in one word, or one word of ``N`` per row, the
-    words on lines or separated by spaces, commas or semicolons) or separated integers; regions are numbered in
-    the sorted order of their ids, so ids ``0..N-1`` or ``1..N`` keep their own numbering.
-
-    Parameters
-    ----------
-    source : str, path, ndarray or list
-        One id per cell, row-major (a list flat or of rows).
-    n : int
-        Grid side.
-    """
-    if isinstance(source, (list, tuple)):   # the API's list: as an array (its text was split as words)
-        try:
-            source = np.asarray(source)
-        except ValueError:
-            raise PuzzleError("regions: a list of ids is one per cell, flat or N lists of N (this one is "
-                              "ragged)") from None
-        if source.dtype.kind not in "iuU" or source.dtype == bool:
-            raise PuzzleError(f"regions: a list holds integer or text ids, one per cell; found "
-                              f"{clip(repr(source.ravel()[:1].tolist()), 30)}")
-    if isinstance(source, np.ndarray):
-        ids = source.ravel().astype(str)
-    else:
-        limit, why = region_text_bytes(n), f"the regions of a {n}x{n} grid are far smaller"
-        text, where = _read_source(source, "regions", limit, why)
-        if len(text) > limit:   # literal text (a document's, an argument): refused before it is split
-            raise too_much("regions", where, limit, why)
-        text = "\n".join(line for line in text.splitlines() if not line.strip().startswith("#"))
-        tokens = re.split(r"[,;\s]+", text.strip())
-        lines = [line.strip() for line in text.splitlines() if line.strip()]
-        # grid form: N lines (or N words, '0001 0111 2233 2233') of N compact ids each
-        if len(tokens) == n > 1 and (len(lines) == n or all(len(tok) == n for tok in tokens)):
-            short = [k for k, tok in enumerate(tokens) if len(tok) != n]
-            if short and sum(len(tok) == n for tok in tokens) > n // 2:
-                k = short[0]
-                raise PuzzleError(f"regions: {where}: line {k + 1} has {len(tokens[k])} ids; expected {n}")
-            if not short:
-                tokens = list("".join(tokens))
-        ids = np.array(tokens if len(tokens) > 1 else list(tokens[0]))
-    if ids.size != n * n:
-        raise PuzzleError(f"regions: expected {n * n} cells (one region id per cell), found {ids.size}")
-    labels, numbers = np.unique(ids, return_inverse=True)
-    if all(re.fullmatch(r"\d+", x) for x in labels):
-        labels_numeric = np.array([int(x) for x in labels])
-        numbers = np.argsort(np.argsort(labels_numeric))[numbers]
-    if labels.size != n:
-        raise PuzzleError(f"regions: expected {n} regions of {n} cells each, found {labels.size} distinct ids")
-    counts = np.bincount(numbers, minlength=n)
-    wrong = np.flatnonzero(counts != n)
-    if wrong.size:
-        g = wrong[0]
-        label = str(labels[g] if not all(x.isdigit() for x in labels) else sorted(labels, key=int)[g])
-        raise PuzzleError(f"regions: expected {n} regions of {n} cells each; region {label!r} has {counts[g]} cells")
-    return numbers.reshape(n, n)
-
