@@ -39,6 +39,14 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+# what a step would take here (the build rates, the load, the 'too long to start' message) lives in
+# time_estimates (split for the 800-line limit); stops re-exports the names, imported from here
+from pipeline.core.time_estimates import BUILD_CPU_SECONDS_PER_NONZERO as BUILD_CPU_SECONDS_PER_NONZERO
+from pipeline.core.time_estimates import RULE_BUILD_CPU_SECONDS_PER_NONZERO as RULE_BUILD_CPU_SECONDS_PER_NONZERO
+from pipeline.core.time_estimates import TOO_LONG_TO_START as TOO_LONG_TO_START, estimated_build_seconds as estimated_build_seconds
+from pipeline.core.time_estimates import estimated_seconds as estimated_seconds, say_seconds as say_seconds
+from pipeline.core.time_estimates import too_long_to_start as too_long_to_start
+
 __all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "ORDERLY_STOP_GRACE", "Deadline",
            "DeadlineReached", "begin", "calling_on_stop", "ended_at_own_deadline", "removed_at_hard_exit", "deferred", "deferred_signals", "estimated_build_seconds", "held", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "report_interrupt", "watch", "say_seconds",
            "shutdown_started", "stop_requested", "temporary_directory", "stopping_in_order", "TOO_LONG_TO_START", "too_long_to_start", "watching_flag"]
@@ -58,36 +66,9 @@ DEADLINE_SLACK = 0.02
 #: before the watchdog ends the process with the time-limit answer: alarm and grace together
 #: stay within the 10% the limit promises.
 DEADLINE_GRACE = 0.06
-#: CPU seconds per nonzero of ``A`` that :func:`pipeline.core.build.build_model` takes (with the
-#: solver view): 23-63 ns measured for N = 36..100 and every clue encoding (empty 100x100, 4*10^6
-#: nonzeros: 0.15-0.23 s of CPU), so 70 ns errs on the long side.
-BUILD_CPU_SECONDS_PER_NONZERO = 70e-9
-#: CPU seconds per estimated nonzero of the rows of rules over the whole grid (non-consecutive,
-#: anti-knight, ...: :func:`pipeline.core.build.rule_nonzeros`) that building ``R`` and the solver
-#: view's rows takes (measured below; the estimate errs on the long side).
-RULE_BUILD_CPU_SECONDS_PER_NONZERO = 800e-9
 
 _STOP_SIGNALS = tuple(s for s in (signal.SIGINT, getattr(signal, "SIGTERM", None)) if s is not None)
 _ALARM = getattr(signal, "SIGALRM", None)
-
-
-#: What a message of :func:`too_long_to_start` says: callers tell it from an engine's other stops.
-TOO_LONG_TO_START = "alone takes about"
-
-
-def too_long_to_start(step: str, seconds: float, nonzeros: int) -> str:
-    """Why a step was not started: ``{step} alone takes about {seconds} here: {nonzeros} nonzeros``.
-
-    Parameters
-    ----------
-    step : str
-        The step in words (``building the 100x100 model``).
-    seconds : float
-        Its estimate.
-    nonzeros : int
-        The model's nonzeros the estimate comes from.
-    """
-    return f"{step} {TOO_LONG_TO_START} {say_seconds(seconds)} here: {nonzeros:,} nonzeros"
 
 
 class DeadlineReached(BaseException):
@@ -628,42 +609,6 @@ def command_time_left() -> float | None:
     if deadline is None or deadline.finished:
         return None
     return deadline.remaining()
-
-
-def estimated_seconds(cpu_seconds: float) -> float:
-    """Wall seconds that ``cpu_seconds`` of work take here now: times how many processes compete
-    for each core (the 1-minute load average over the cores, at least 1).
-
-    Parameters
-    ----------
-    cpu_seconds : float
-        The work's CPU seconds on an idle core (a measured rate times its size).
-    """
-    try:
-        crowd = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
-    except (OSError, AttributeError):
-        crowd = 1.0
-    return cpu_seconds * crowd
-
-
-def say_seconds(seconds: float) -> str:
-    """An estimate in words: ``1.3 s``, or ``7 ms`` below a tenth of a second."""
-    return f"{seconds:.1f} s" if seconds >= 0.1 else f"{max(seconds * 1000, 1):.0f} ms"
-
-
-def estimated_build_seconds(nonzeros: int, rule_nonzeros: float = 0.0) -> float:
-    """Wall seconds building a model of ``nonzeros`` nonzeros takes here: the measured CPU rates
-    (:data:`BUILD_CPU_SECONDS_PER_NONZERO`, :data:`RULE_BUILD_CPU_SECONDS_PER_NONZERO`) through
-    :func:`estimated_seconds`.
-
-    Parameters
-    ----------
-    nonzeros : int
-        Nonzeros of ``A`` (``4 N^3`` for the unit families of an N x N grid).
-    rule_nonzeros : float
-        Estimated nonzeros of the rows of rules over the whole grid.
-    """
-    return estimated_seconds(BUILD_CPU_SECONDS_PER_NONZERO * nonzeros + RULE_BUILD_CPU_SECONDS_PER_NONZERO * rule_nonzeros)
 
 
 class Deadline:
