@@ -19,23 +19,16 @@ matplotlib is an optional extra (``plot``); it is imported lazily, headless
 """
 from __future__ import annotations
 
-import io
 import json
-import os
 import re
-import sys
 import textwrap
 from pathlib import Path
-from types import ModuleType
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from formats.files import atomic_open, is_special_file, refuse_directory_name, write_failure
-
 from pipeline.core.claimed import read_claimed_grid
 from pipeline.core.errors import PipelineError, PuzzleError
-from pipeline.core.extras import install_hint
 from pipeline.core.rules.cellnames import cell_pattern
 from pipeline.core.rules.neighbours import KING_DIAGONAL, KNIGHT
 from pipeline.core.rules.pencilmarks import PencilMarks
@@ -46,12 +39,16 @@ from pipeline.core.svg import (CLUE_COLOUR, FILLED_COLOUR, HIGHLIGHT_COLOUR, MAR
 from pipeline.core.verify import digit_array, grid_violations
 from pipeline.tools.draw_rules import (CAGE_COLOUR, CAGE_INSET, EXTRA_FILLS, PARITY_COLOUR, THERMO_COLOUR,  # noqa: F401
                                        WINDOW_FILL, cage_outline, draw_glyphs, picture_glyphs, rule_caption)
+# matplotlib's loading and the picture files live in figure_files (split for the 800-line limit);
+# draw re-exports the names, as draw, spy and report import them from here
+from pipeline.tools.figure_files import FORMATS as FORMATS, figure_format as figure_format
+from pipeline.tools.figure_files import load_matplotlib as load_matplotlib, said_to as said_to
+from pipeline.tools.figure_files import save_figure as save_figure, write_figure as write_figure
 
 if TYPE_CHECKING:  # annotations only: matplotlib is imported lazily
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-FORMATS = ("svg", "png", "pdf")
 #: A --highlight cell, ``r3c5`` or ``r3c5=7`` (no spaces: the list is split at them and commas).
 _HIGHLIGHT = re.compile(rf"{cell_pattern('+', '')}(?:=(-?[0-9]+))?")
 DIAGONAL_SHADE = ("#000000", 0.08)   # colour, alpha: over region fills, as Sudoku-X always was
@@ -59,34 +56,6 @@ DIAGONAL_SHADE = ("#000000", 0.08)   # colour, alpha: over region fills, as Sudo
 #: and the filled digits of cells holding one; the label's box ends above (below) the digit's.
 LABEL_WITH_DIGITS = 0.22
 DIGIT_BY_LABELS = 0.4
-
-
-def load_matplotlib(command: str = "drawing") -> ModuleType:
-    """Import matplotlib with the headless Agg backend.
-
-    Parameters
-    ----------
-    command : str
-        What needs it, for the error message (``draw``, ``spy``, ``report``).
-
-    Returns
-    -------
-    module
-        ``matplotlib.pyplot``.
-
-    Raises
-    ------
-    PipelineError
-        One line naming the ``plot`` extra when matplotlib is not installed.
-    """
-    try:
-        import matplotlib
-    except ImportError:
-        raise PipelineError(f"{command} needs matplotlib (the plot extra): {install_hint('plot')}") from None
-    matplotlib.use("Agg")
-    matplotlib.rcParams["svg.hashsalt"] = "sudoku-pipeline"
-    import matplotlib.pyplot as plt
-    return plt
 
 
 def candidates(puzzle: Puzzle, grid: np.ndarray | None = None) -> np.ndarray:
@@ -587,110 +556,6 @@ def _stamp(ax: Axes, xs: np.ndarray, ys: np.ndarray, digits: np.ndarray, text: l
                                 linewidths=0.0, zorder=4, gid=f"{gid}-{text[d]}")
         glyphs.set_transform(IdentityTransform())
         ax.add_collection(glyphs, autolim=False)
-
-
-def write_figure(fig: Figure, path: str | os.PathLike) -> Path:
-    """:func:`save_figure`, then close ``fig``: the commands' last step (``main()`` may be
-    called many times in one process, and open figures would pile up).
-
-    Parameters
-    ----------
-    fig : matplotlib.figure.Figure
-        The figure (closed afterwards).
-    path : str or Path
-        ``.svg``, ``.png`` or ``.pdf``.
-    """
-    try:
-        return save_figure(fig, path)
-    finally:
-        load_matplotlib().close(fig)
-
-
-def figure_format(path: str | os.PathLike) -> str:
-    """The picture format of ``path``'s suffix, one of :data:`FORMATS`. The commands ask before
-    anything else, matplotlib's import included: on the core install ``draw --to x.xyz`` said
-    that draw needs matplotlib, not that ``.xyz`` is no picture format.
-
-    Parameters
-    ----------
-    path : str or Path
-        The file ``--to`` names.
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    PipelineError
-        When the suffix is not one of svg, png, pdf (a device or pipe without a suffix: svg),
-        or the path is empty.
-    """
-    refuse_directory_name(path)   # before Path() drops the slash
-    if not str(path):   # an unset shell variable: Path("") is ".", and the error named --to .
-        raise PipelineError("--to: empty path; name a picture file (.svg, .png or .pdf)")
-    if str(path) == "-":   # export's and convert's standard output: a picture takes it by name
-        raise PipelineError("--to -: a picture goes to a file (.svg, .png or .pdf); for standard output give "
-                            "--to /dev/stdout (SVG)")
-    path = Path(path)
-    fmt = path.suffix.lower().lstrip(".")
-    if not path.suffix and is_special_file(path):   # /dev/stdout, a pipe: SVG, text a terminal can take
-        return "svg"
-    if fmt not in FORMATS:
-        found = f"unknown picture format {path.suffix!r}" if path.suffix else "no format suffix"
-        raise PipelineError(f"--to {path}: {found}; the file name must end in .svg, .png or .pdf "
-                            "(a device or pipe without one gets SVG)")
-    return fmt
-
-
-def said_to(target: str | os.PathLike) -> TextIO:
-    """Where a command's ``wrote FILE`` line goes: standard error when the picture went to a
-    device, pipe or descriptor link (``--to /dev/stdout``: the line would follow the picture).
-
-    Parameters
-    ----------
-    target : str or Path
-        The file ``--to`` names.
-
-    Returns
-    -------
-    file
-    """
-    return sys.stderr if is_special_file(target) else sys.stdout
-
-
-def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
-    """Write ``fig`` to ``path`` (format from the suffix) deterministically and atomically.
-
-    Parameters
-    ----------
-    fig : matplotlib.figure.Figure
-        The figure.
-    path : str or Path
-        ``.svg``, ``.png`` or ``.pdf``.
-
-    Raises
-    ------
-    PipelineError
-        When the suffix is not one of svg, png, pdf.
-    """
-    fmt = figure_format(path)   # as given: Path() drops a trailing slash, which it refuses
-    path = Path(path)
-    metadata = {"svg": {"Date": None, "Creator": None}, "pdf": {"CreationDate": None, "ModDate": None, "Creator": None,
-                                                                 "Producer": None},
-                "png": {"Software": None}}[fmt]
-    folder = path.parent if str(path.parent) else Path(".")
-    # a missing directory is made, as every other command's output's is (atomic_open); a file
-    # standing where a directory is named is refused before the drawing
-    if not folder.is_dir() and (folder.exists() or any(p.exists() and not p.is_dir() for p in folder.parents)):
-        raise write_failure(path, NotADirectoryError(20, "Not a directory"))
-    # drawn in memory, then written: matplotlib's PDF writer, when a write fails mid-stream (a
-    # full disk, /dev/full), raises an AttributeError from its close() over the OSError
-    picture = io.BytesIO()
-    fig.savefig(picture, format=fmt, metadata=metadata, bbox_inches="tight", dpi=110)
-    with atomic_open(path, "wb") as f:
-        f.write(picture.getbuffer())
-    return path
 
 
 def read_grid(source: str, puzzle: Puzzle, box: str | None = None, what: str | None = None,
