@@ -5,11 +5,7 @@ exactly one line on stderr (``error: ...``) and never a traceback.
 """
 from __future__ import annotations
 
-import argparse
-import contextlib
-import io
 import json
-import math
 import os
 import re
 import subprocess
@@ -18,74 +14,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from oracles import grid_of, is_valid_solution
-from pipeline.cli.main import build_parser, main
-from pipeline.cli.args import check_ranges
-from pipeline.core.errors import PipelineError
+from pipeline.cli.main import main
 from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_grid, parse_puzzle
 from pipeline.core.verify import verify_grid
 
-PROJECT = Path(__file__).resolve().parents[2]
-
-# from the data sets' reference answers (computed by a SAT solver, not by this project)
-PUZZLE = "...2.5....9....73...2..9.6.2.....4.9....7....6.9.....1.8.4..1...63....8....6.8..."
-SOLUTION = "378265914596814732142739568217386459854971623639542871785423196463197285921658347"
-NO_SOLUTION = "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4."  # tdoku, 0
-THREE_SOLUTIONS = "8.........95.......67.........472968...913245...856137....9.716...6.8492......583"  # tdoku, 3
-
-CORE_COMMANDS = ["solve", "count", "build", "export", "import", "verify"]
-
-
-def _env():
-    """The environment of a subprocess that imports this checkout's packages."""
-    return dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-
-
-def run(*args, input=None, cwd=None):
-    """``python -m pipeline ARGS`` in a subprocess -> (exit code, stdout, stderr)."""
-    proc = subprocess.run([sys.executable, "-m", "pipeline", *map(str, args)], input=input, capture_output=True,
-                          text=True, cwd=cwd or PROJECT, env=_env(), timeout=300)
-    return proc.returncode, proc.stdout, proc.stderr
-
-
-def call(capsys, *args):
-    """``pipeline.cli.main(ARGS)`` in process -> (exit code, stdout, stderr)."""
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def parse_printed_grid(text: str) -> np.ndarray:
-    """Read a grid printed with box separators, independently of the project's parser."""
-    rows = []
-    for line in text.strip().splitlines():
-        if set(line.strip()) <= set("-+"):
-            continue
-        rows.append([int(t) for t in line.replace("|", " ").split()])
-    return np.array(rows)
-
-
-def assert_one_error_line(code, out, err, startswith="error: "):
-    assert code == 2, (code, out, err)
-    assert "Traceback" not in err and "Traceback" not in out
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith(startswith), err
-    return lines[0]
+# the puzzles, runners and checks every test_cli*.py file shares
+from cli_helpers import (CORE_COMMANDS, NO_SOLUTION, PROJECT, PUZZLE, SOLUTION, THREE_SOLUTIONS, _env, assert_one_error_line, call,
+                         parse_printed_grid, run, subcommands)
 
 
 # ---------------------------------------------------------------------------------------------
 # help
 # ---------------------------------------------------------------------------------------------
-def subcommands():
-    parser = build_parser()
-    action = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
-    return list(action.choices)
-
-
 def test_every_core_subcommand_exists():
     assert set(CORE_COMMANDS) <= set(subcommands())
 
@@ -494,57 +436,6 @@ def test_export_says_when_the_dense_csv_is_skipped(capsys, tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
-# issue 11 item 9: out-of-range option values are refused with one line, before any work
-# ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("args,message", [
-    (["solve", "--threads", "100000"], "error: --threads: must be from 1 to 256, found 100000"),
-    (["count", "--threads", "0"], "error: --threads: must be from 1 to 256, found 0"),
-    (["solve", "--time-limit", "nan"], "error: --time-limit: must be a finite number of seconds greater than 0, found nan"),
-    (["solve", "--time-limit", "inf"], "error: --time-limit: must be a finite number of seconds greater than 0, found inf"),
-    (["count", "--time-limit=-inf"], "error: --time-limit: must be a finite number of seconds greater than 0, found -inf"),
-    (["solve", "--time-limit=-1"], "error: --time-limit: must be a finite number of seconds greater than 0, found -1"),
-    (["solve", "--time-limit", "0"], "error: --time-limit: must be a finite number of seconds greater than 0, found 0"),
-    (["build", "--size", "0"], "error: --size: must be at least 1, found 0"),
-    # the options as typed, though the Python API's errors name its keywords (cap, clues, count)
-    (["explain", PUZZLE, "--cap", "0"], "error: --cap: must be an integer of at least 2, found 0"),
-    (["explain", PUZZLE, "--cap", "1"], "error: --cap: must be an integer of at least 2, found 1"),
-    (["generate", "--clues", "99"], "error: --clues: must be 0..81, found 99"),
-    (["generate", "--size", "4", "--clues", "-3"], "error: --clues: must be 0..16, found -3"),
-    (["generate", "-n", "0"], "error: -n: must be at least 1, found 0"),
-    (["generate", "--size", "65"], "error: --size: classic puzzles are 4x4 to 64x64, found 65x65"),
-    (["generate", "--box", "9x9"], "error: --box: 9x9 boxes make a grid of side 81; classic puzzles are 4x4 to 64x64"),
-    (["generate", "--size", "1", "--variant", "x"], "error: --size: x puzzles are 4x4 to 64x64, found 1x1"),
-    # one range for every side refused, 0 and negative sides too (the generic "at least 1" said less)
-    (["generate", "--size", "0"], "error: --size: classic puzzles are 4x4 to 64x64, found 0"),
-    (["generate", "--size", "-2", "--variant", "latin"], "error: --size: latin puzzles are 2x2 to 64x64, found -2"),
-    (["generate", "--box", "0x3"], "error: --box: '0x3' is not of the form HxW with sides from 1 (e.g. 3x3 or 2x3)"),
-    (["generate", "--box", "2x2", "--size", "9"], "error: --box: 2x2 boxes do not tile a 9x9 grid (h*w must be 9)"),
-    (["generate", "--box", "1x2"], "error: --box: classic puzzles are 4x4 to 64x64, found 2x2 (a Latin square from 2x2: --variant latin)"),
-])
-def test_out_of_range_options_are_refused(capsys, args, message):
-    assert assert_one_error_line(*call(capsys, *args)) == message
-
-
-def test_threads_bound_is_in_the_help(capsys):
-    with pytest.raises(SystemExit):
-        main(["solve", "--help"])
-    assert "1..256" in " ".join(capsys.readouterr().out.split())
-
-
-@pytest.mark.parametrize("formats", ["bogus", ",,", "csv,bogus", " , "])
-def test_export_with_no_usable_format_writes_nothing(capsys, tmp_path, formats):
-    line = assert_one_error_line(*call(capsys, "export", "--to", tmp_path / "out", "--formats", formats))
-    assert "format" in line
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_export_to_an_empty_path_is_refused(capsys, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    assert "empty path" in assert_one_error_line(*call(capsys, "export", "--to", "", "--formats", "csv"))
-    assert list(tmp_path.iterdir()) == []
-
-
-# ---------------------------------------------------------------------------------------------
 # issue 11 item 17: count's output and exit codes match solve's
 # ---------------------------------------------------------------------------------------------
 def test_count_states_the_number_and_a_word_always(capsys):
@@ -597,128 +488,6 @@ def test_a_count_stopped_by_its_deadline_says_how_long_it_ran():
     if answer["count"]:
         pytest.skip(f"this machine counted a solution within the limit: {answer}")
     assert proc.returncode == 1 and answer["status"] == "time_limit" and 1.3 <= answer["seconds"] < 60, answer
-
-
-# ---------------------------------------------------------------------------------------------
-# issue 11 item 22: --help states every option's default
-# ---------------------------------------------------------------------------------------------
-_FLAG_ACTIONS = (argparse._HelpAction, argparse._StoreTrueAction, argparse._StoreFalseAction,
-                 argparse._StoreConstAction, argparse._CountAction, argparse._VersionAction)
-
-
-def options_hiding_their_default(command: str) -> list[str]:
-    """Options (and optional positionals) with a default value whose help does not say it."""
-    parser = build_parser()
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
-    hiding = []
-    for action in sub._actions:
-        if isinstance(action, _FLAG_ACTIONS) or action.required or action.default in (None, argparse.SUPPRESS):
-            continue
-        if not action.help or "default" not in action.help.lower():
-            hiding.append("/".join(action.option_strings) or action.dest)
-    return hiding
-
-
-@pytest.mark.parametrize("command", subcommands())
-def test_every_option_with_a_default_states_it(command):
-    assert options_hiding_their_default(command) == []
-
-
-@pytest.mark.parametrize("command", ["solve", "count"])
-def test_help_states_the_solver_limits_defaults(capsys, command):
-    with pytest.raises(SystemExit):
-        main([command, "--help"])
-    text = " ".join(capsys.readouterr().out.split())
-    described = text.split(" options: ", 1)[1]   # past the usage line, which names each option too
-    for option in ("--time-limit S", "--threads K"):
-        after = described.split(option, 1)[1].split(" --", 1)[0]
-        assert "default" in after, (option, after)
-    assert "81-char string" not in text and "N*N cells" in text
-
-
-# ---------------------------------------------------------------------------------------------
-# fuzz (fixed budget, derandomised): option values and command arguments never give a
-# traceback; a value is accepted within its stated bounds or refused with one line
-# ---------------------------------------------------------------------------------------------
-FUZZ_CLI = settings(max_examples=150, deadline=None, derandomize=True, database=None,
-                    suppress_health_check=[HealthCheck.too_slow])
-NUMBER_TEXT = st.one_of(st.text(max_size=12), st.floats().map(repr), st.integers(-10 ** 20, 10 ** 20).map(str),
-                        st.sampled_from(["nan", "-nan", "inf", "-inf", "1e400", "0", "-0", "0x10", "1_000", " 5", "٣"]))
-
-
-def parse_in_process(argv):
-    """(args or None, exit code, stderr) of parsing ``argv`` plus the range checks, without running."""
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        try:
-            args = build_parser().parse_args(argv)
-            check_ranges(args)
-        except SystemExit as e:
-            return None, e.code, err.getvalue()
-        except PipelineError as e:
-            return None, 2, f"error: {e}\n"
-    return args, 0, err.getvalue()
-
-
-@FUZZ_CLI
-@given(option=st.sampled_from(["--time-limit", "--threads", "--limit", "--size"]), value=NUMBER_TEXT)
-def test_numeric_option_values_are_in_bounds_or_refused(option, value):
-    args, code, err = parse_in_process(["count", f"{option}={value}"])
-    if args is None:
-        assert code == 2 and len(err.splitlines()) == 1 and "error" in err and "Traceback" not in err, err
-        return
-    if option == "--time-limit":
-        assert math.isfinite(args.time_limit) and args.time_limit > 0
-    elif option == "--threads":
-        assert 1 <= args.threads <= 256
-    elif option == "--size":
-        assert args.size >= 1
-    else:
-        assert isinstance(args.limit, int)      # cmd_count refuses < 1 itself (tested in BAD)
-
-
-FORMAT_TOKENS = st.sampled_from(["csv", "mps", "lp", "mat", "matlab", "cnf", "opb", "CSV", " lp ", "", "bogus", "m",
-                                 "pq", "all", ",", "csv;mps", "../csv"])
-
-
-@settings(max_examples=30, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(tokens=st.lists(FORMAT_TOKENS, max_size=4))
-def test_export_formats_lists_write_those_formats_or_nothing(tmp_path_factory, tokens):
-    out = tmp_path_factory.mktemp("formats") / "out"
-    code = main(["export", "." * 16, "--to", str(out), "--formats", ",".join(tokens), "--quiet"])
-    if code == 0:
-        meta = json.loads((out / "manifest.json").read_text())
-        listed = {name for names in meta["files"].values() for name in names}
-        assert {p.name for p in out.iterdir()} == listed | {"manifest.json"}
-        assert meta["files"], "an export that names no format must be refused"
-    else:
-        assert code == 2 and not out.exists()
-
-
-def test_an_empty_formats_list_is_refused_not_read_as_all(tmp_path, capsys):
-    """``--formats "$F"`` with F unset exported every format; ``','`` was refused already."""
-    out = tmp_path / "out"
-    assert main(["export", "." * 16, "--to", str(out), "--formats", ""]) == 2
-    assert capsys.readouterr().err.startswith("error: formats: '' names no format; known: csv, ")
-    assert not out.exists()
-
-
-@FUZZ_CLI
-@given(text=st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=90)
-       .filter(lambda t: t.strip() not in ("-", "")))
-def test_verify_any_grid_text_gives_a_verdict_or_one_line(text):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(["verify", text])
-        except SystemExit as e:
-            code = e.code
-    assert code in (0, 1, 2)
-    if code == 2:
-        assert len(err.getvalue().splitlines()) == 1 and "Traceback" not in err.getvalue()
-    else:
-        assert out.getvalue().startswith("ok: " if code == 0 else "invalid: ")
 
 
 def test_the_command_line_works_without_python_sat(monkeypatch, capsys, tmp_path):

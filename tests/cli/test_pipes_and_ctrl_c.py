@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from test_cli import PROJECT, PUZZLE, SOLUTION, THREE_SOLUTIONS, _env
+from cli_helpers import PROJECT, PUZZLE, SOLUTION, THREE_SOLUTIONS, _env
 
 
 @pytest.mark.parametrize("args", [["solve", PUZZLE, "--no-unique-check"], ["count", THREE_SOLUTIONS, "--list"],

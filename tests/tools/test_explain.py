@@ -284,7 +284,7 @@ def test_more_values_than_the_side_conflict_and_removals_are_checked_by_counting
 
 
 def test_a_bad_cap_names_the_keyword_in_the_api():
-    """``explain(cap=0)`` names its keyword; ``explain --cap 0`` its option (tests/cli/test_cli.py)."""
+    """``explain(cap=0)`` names its keyword; ``explain --cap 0`` its option (tests/cli/test_cli_option_values.py)."""
     with pytest.raises(PuzzleError) as err:
         explain("." * 16, box="2x2", cap=0)
     assert str(err.value) == "cap: must be an integer of at least 2, found 0" and err.value.option == "cap"

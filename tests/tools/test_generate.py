@@ -465,7 +465,7 @@ def test_a_json_report_generate_writes_is_read_back(tmp_path, extra):
 ])
 def test_the_api_names_its_keyword_and_keeps_it_apart(options, message):
     """The Python API names the keyword (``-n`` was the command line's word for ``count``); the
-    command line names its option instead (``e.option``: tests/cli/test_cli.py)."""
+    command line names its option instead (``e.option``: tests/cli/test_cli_option_values.py)."""
     with pytest.raises(PuzzleError) as err:
         next(generate(seed=1, **options))
     assert str(err.value) == message and err.value.option == next(iter(options.keys() - {"size"}), "size")
