@@ -48,7 +48,7 @@ from pipeline.core.time_estimates import estimated_seconds as estimated_seconds,
 from pipeline.core.time_estimates import too_long_to_start as too_long_to_start
 
 __all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "ORDERLY_STOP_GRACE", "Deadline",
-           "DeadlineReached", "begin", "calling_on_stop", "ended_at_own_deadline", "removed_at_hard_exit", "deferred", "deferred_signals", "estimated_build_seconds", "held", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "report_interrupt", "watch", "say_seconds",
+           "DeadlineReached", "begin", "calling_on_stop", "ended_at_own_deadline", "removed_at_hard_exit", "deferred", "deferred_signals", "estimated_build_seconds", "held", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "raise_if_stop", "report_interrupt", "unwrapped", "watch", "say_seconds",
            "shutdown_started", "stop_requested", "temporary_directory", "stopping_in_order", "TOO_LONG_TO_START", "too_long_to_start", "watching_flag"]
 
 #: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
@@ -361,6 +361,28 @@ def stopping_in_order() -> None:
     :data:`ORDERLY_STOP_GRACE` from now instead of :data:`INTERRUPT_GRACE` before it ends the
     process itself."""
     _S.in_order = time.monotonic()
+
+
+#: Python 3.11's RuntimeError for a ``__set_name__`` that raised (``__cause__``: what it raised).
+_SET_NAME_WRAPPING = "Error calling __set_name__ on "
+
+
+def unwrapped(error: BaseException) -> BaseException:
+    """The KeyboardInterrupt or :class:`DeadlineReached` that ``error``, the interpreter's wrapping
+    of a ``__set_name__``'s exception (a signal as a class was made: a library imported lazily),
+    stands for; ``error`` itself otherwise (any other RuntimeError too). Asked wherever a stop is
+    taken at the top (``main``, a batch run, a record), so it is the stop it is (130), not a bug."""
+    inner = error
+    while type(inner) is RuntimeError and inner.__cause__ is not None and str(inner).startswith(_SET_NAME_WRAPPING):
+        inner = inner.__cause__
+    return inner if inner is not error and isinstance(inner, (KeyboardInterrupt, DeadlineReached)) else error
+
+
+def raise_if_stop(error: BaseException) -> None:
+    """Raise the stop :func:`unwrapped` finds in ``error`` (for a catch-all); nothing otherwise."""
+    stop = unwrapped(error)
+    if stop is not error:
+        raise stop from None
 
 
 def report_interrupt() -> None:
@@ -714,6 +736,9 @@ class Deadline:
         with self:
             try:
                 return body(self)
-            except DeadlineReached as e:
+            except (DeadlineReached, RuntimeError) as e:   # also a deadline wrapped by a class's creation
+                stop = unwrapped(e)
+                if not isinstance(stop, DeadlineReached):
+                    raise
                 self.claim()
-                return self.expired(e.reason)
+                return self.expired(stop.reason)
