@@ -7,6 +7,7 @@ import sys
 from dataclasses import fields
 
 from pipeline.cli.args import add_solver_args, resolve_solver
+from pipeline.core import stops
 from pipeline.core.clauses import AMO_ENCODINGS
 from pipeline.batch import (DEFAULT_HIGHS_OPTIONS, ENGINES, INPUT_FORMATS, PROGRESS_MODES, BatchConfig,
                             run_config)
@@ -143,6 +144,7 @@ def run_batch_command(args: argparse.Namespace) -> int:
     except (PipelineError, OSError, KeyboardInterrupt):
         raise   # main(): one line, exit 2 (130 for a Ctrl-C before the run's own handler)
     except Exception as e:  # a crashed worker (BrokenProcessPool, lost Dask worker): parts so far are kept
+        stops.raise_if_stop(e)   # a Ctrl-C wrapped by a class's creation: main's 130, as above
         # a Dask scheduler that went away cancels every future: no worker of ours failed
         dask = type(e).__module__.split(".")[0] in ("distributed", "tornado") or "Cancelled" in type(e).__name__
         who = "the Dask cluster failed (its scheduler or a worker went away)" if dask else "a worker failed"

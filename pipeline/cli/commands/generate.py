@@ -159,6 +159,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
                             written += 1
                 except KeyboardInterrupt:   # keep what is made: FILE gets the puzzles finished so far
                     interrupted = True
+                except Exception as e:   # the same Ctrl-C, wrapped by a class's creation
+                    if not isinstance(stops.unwrapped(e), KeyboardInterrupt):
+                        raise
+                    interrupted = True
                 if not written:   # nothing to keep: an earlier FILE is not replaced by an empty one
                     raise _NothingMade
                 commit.hold()   # no signal between here and the end of the rename
