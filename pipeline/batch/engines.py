@@ -26,6 +26,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from pipeline.core import stops
 from pipeline.core.errors import PipelineError
 from pipeline.core.limits import MAX_BYTES_ENV, memory_limit
 from pipeline.core.version import DISTRIBUTION, __version__
@@ -427,6 +428,7 @@ def check_project_on_cluster(client: Any, scheduler: str) -> None:
     try:
         there = {f"the Dask scheduler at {scheduler}": client.run_on_scheduler(eval, _PROJECT_THERE)}
     except Exception as e:   # the exception raised there: ModuleNotFoundError, most often
+        stops.raise_if_stop(e)   # a Ctrl-C wrapped by a class's creation: no failure
         there = {f"the Dask scheduler at {scheduler}": e}
     workers = client.run(eval, _PROJECT_THERE, on_error="return")   # {address: version or exception}
     there.update((f"the Dask worker at {address} (of the scheduler at {scheduler})", found)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import highspy
 import numpy as np
 
+from pipeline.core import stops
 from pipeline.core.build import build_model
 from pipeline.core.decode import INTEGRALITY_TOL
 from pipeline.core.errors import SolveError
@@ -277,6 +278,7 @@ def solve_shape_highs(shape: Shape, options: SolveOptions, rows: list[dict], rec
     try:
         solver = solver_for(template, options)
     except Exception as e:  # the shape cannot be modelled: every member gets the message
+        stops.raise_if_stop(e)   # a Ctrl-C wrapped by a class's creation: no failure
         for k in shape.members:
             rows[k].update(solver_failure(e))
         return
@@ -313,6 +315,7 @@ def solve_shape_highs(shape: Shape, options: SolveOptions, rows: list[dict], rec
                 if x is not None:
                     xs[j], has_x[j] = x, True
             except Exception as e:  # a solver failure must not lose the rest of the chunk
+                stops.raise_if_stop(e)   # a Ctrl-C wrapped by a class's creation: no failure
                 rows[k].update(solver_failure(e))
             rows[k]["wall_seconds"] += time.perf_counter() - t1
             done = j + 1

@@ -32,6 +32,7 @@ import numpy as np
 
 from formats.files import arrow_target, open_binary, open_text
 
+from pipeline.core import stops
 from pipeline.core.errors import DuplicateKey, PipelineError, clip, json_kind, loads_keys_once, some_of
 from pipeline.core.limits import MAX_BYTES_ENV, memory_limit
 from pipeline.core.textin import BINARY_HEAD, GZIP_MAGIC, MAX_TEXT_BYTES, binary_kind, size_text
@@ -190,6 +191,7 @@ def read_records(path: str | os.PathLike, fmt: str = "auto") -> dict[str, list]:
         raise PipelineError(f"batch: cannot read {str(path)!r} as csv: a row has more fields than the header "
                             "(quote a field that holds the separator)") from None
     except Exception as e:  # pandas/pyarrow raise many types for a bad file
+        stops.raise_if_stop(e)   # a Ctrl-C wrapped by a class's creation: no failure
         raise PipelineError(f"batch: cannot read {str(path)!r} as {fmt}: {one_line(e)}") from None
     if len(frame) > most:
         refuse_too_many_records(path, len(frame))

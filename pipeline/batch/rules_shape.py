@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pipeline.core import stops
 from pipeline.core.build import build_model
 from pipeline.core.rulerows import rule_rows_outlast
 from pipeline.core.puzzle import Puzzle, grid_to_string, rules_key, with_other_clues
@@ -103,6 +104,7 @@ def solve_rule_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> N
                 else:
                     row.update(status="invalid", error=f"verify: {verdict.message}")
         except Exception as e:  # one puzzle's failure must not lose the rest of the chunk
+            stops.raise_if_stop(e)   # a Ctrl-C wrapped by a class's creation: no failure
             row.update(solver_failure(e))
         finally:
             row["wall_seconds"] += time.perf_counter() - t1

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from pipeline.core import stops
 from pipeline.core.build import Model, build_model
 from pipeline.core.clauses import DEFAULT_AMO
 from pipeline.core.propagate import MAX_BITS_N, propagate
@@ -149,6 +150,7 @@ def solve_shape_sat(shape: Shape, options: SolveOptions, rows: list[dict], recor
         too_long = setup_outlasts(model, options.time_limit, True, options.amo or DEFAULT_AMO, options.sat_backend)
         engine = None if too_long else _sat_engine(model, options)
     except Exception as e:  # the shape cannot be encoded: every member gets the message
+        stops.raise_if_stop(e)   # a Ctrl-C wrapped by a class's creation: no failure
         for k in shape.members:
             rows[k].update(solver_failure(e))
         return
@@ -193,6 +195,7 @@ def solve_shape_sat(shape: Shape, options: SolveOptions, rows: list[dict], recor
             if grid is not None:
                 solutions[j], has[j] = grid, True
         except Exception as e:  # one puzzle's failure must not lose the rest of the chunk
+            stops.raise_if_stop(e)   # a Ctrl-C wrapped by a class's creation: no failure
             row.update(solver_failure(e))
         finally:
             row["wall_seconds"] += time.perf_counter() - t1 + shared
@@ -235,6 +238,7 @@ def solve_shape_each(shape: Shape, options: SolveOptions, rows: list[dict], reco
             if found is not None:
                 solutions[j], has[j] = np.asarray(found).ravel(), True
         except Exception as e:  # one puzzle's failure must not lose the rest of the chunk
+            stops.raise_if_stop(e)   # a Ctrl-C wrapped by a class's creation: no failure
             row.update(solver_failure(e))
         finally:
             row["wall_seconds"] += time.perf_counter() - t1

@@ -341,7 +341,8 @@ def group_records(records: list[tuple], options: SolveOptions, rows: list[dict])
             template = Puzzle(np.zeros((n, n), dtype=np.int64), h, w, variant)
             grids, ok = fast_grids([rows[k]["puzzle"] for k in ks], n)
             ok &= ~clue_conflicts(grids, template)
-        except Exception:  # the general parser below names what is wrong, record by record
+        except Exception as e:  # the general parser below names what is wrong, record by record
+            stops.raise_if_stop(e)   # a Ctrl-C wrapped by a class's creation: no failure
             slow += ks
             continue
         shape = shapes.setdefault(shape_key(template), Shape(template))
@@ -366,6 +367,7 @@ def group_records(records: list[tuple], options: SolveOptions, rows: list[dict])
                 if key not in shapes:
                     shapes[key] = Shape(with_clues(puzzle, np.zeros(puzzle.n ** 2, dtype=np.int64)))
         except Exception as e:  # anything at all: this record's error, not the chunk's
+            stops.raise_if_stop(e)   # a Ctrl-C wrapped by a class's creation: no failure
             # a model too large for the memory limit is memory_limit here too (a record with rules
             # met the limit in its parse and was "error", which --retry memory_limit missed)
             rows[k].update(status="memory_limit" if isinstance(e, TOO_LARGE) else "error", error=_reason(e))
@@ -418,6 +420,7 @@ def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
     try:
         by_rules = beyond_unit_kernels(shape.template) or _beyond_the_run_engine(shape.template, options)
     except Exception as e:   # the shape's model cannot be built (over the memory allowed): each record says so
+        stops.raise_if_stop(e)   # a Ctrl-C wrapped by a class's creation: no failure
         for k in shape.members:
             rows[k].update(solution=None, **solver_failure(e))   # as the other engines' rows say it
         return
@@ -431,6 +434,7 @@ def _solve_shape(shape: Shape, options: SolveOptions, rows: list[dict]) -> None:
             raise SolveError(f"batch: solver {options.solver} has no batch kernel")
         kernel(shape, options, rows, record_solutions)
     except Exception as e:
+        stops.raise_if_stop(e)   # a Ctrl-C wrapped by a class's creation: no failure
         if len(shape.members) == 1:
             k = shape.members[0]
             rows[k].update(status=solver_failure(e)["status"], solution=None, error=_reason(e))
