@@ -46,3 +46,20 @@ def signalling_after(make: Callable[..., Any], made: list | None = None) -> Call
         os.kill(os.getpid(), signal.SIGINT)
         return result
     return wrapped
+
+
+def signalling_in_set_name(call: Callable[..., Any], signum: int = signal.SIGINT) -> Callable[..., Any]:
+    """``call`` as it is, but first a class is made whose attribute's ``__set_name__`` sends
+    ``signum`` to this process and lets its handler run there (a signal that lands while a library
+    is imported lazily): Python 3.11 raises what the handler raised wrapped in a RuntimeError
+    ("Error calling __set_name__ ...")."""
+    class Signalling:
+        def __set_name__(self, owner: type, name: str) -> None:
+            os.kill(os.getpid(), signum)
+            for _ in range(10_000):   # the handler runs at one of these bytecodes, still in here
+                pass
+
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        type("MadeLazily", (), {"attribute": Signalling()})
+        return call(*args, **kwargs)
+    return wrapped
