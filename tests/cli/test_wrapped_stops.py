@@ -22,8 +22,8 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="POSIX si
 
 # The command line with one of its steps run through stop_handling.signalling_in_set_name: the
 # signal lands inside a __set_name__ as that step starts. WHERE: "parser" (building the argument
-# parser, the command's module imported lazily) or "records" (batch reading its input, before its
-# own handler). HOW: "command line" (main(), its handlers) or "python" (main(argv): Python's own
+# parser, the command's module imported lazily), "records" (batch reading its input, before its
+# own handler) or "third puzzle" (generate, two puzzles made). HOW: "command line" (main(), its handlers) or "python" (main(argv): Python's own
 # KeyboardInterrupt, as under a caller that keeps its signal handling).
 WRAPPER = """
 import signal, sys
@@ -32,13 +32,21 @@ from stop_handling import signalling_in_set_name
 import importlib
 cli = importlib.import_module("pipeline.cli.main")
 import pipeline.batch.run as run
+import pipeline.cli.commands.generate as generate
 
 where, how, signum, *words = sys.argv[1:]
 signum = getattr(signal, signum)
 if where == "parser":
     cli.build_parser = signalling_in_set_name(cli.build_parser, signum)
-else:
+elif where == "records":
     run.read_records = signalling_in_set_name(run.read_records, signum)
+else:   # "third puzzle": generate's third puzzle is being made
+    def formatted(*args, real=generate.iter_formatted):
+        for made, text in enumerate(real(*args), 1):
+            yield text
+            if made == 2:
+                signalling_in_set_name(lambda: None, signum)()
+    generate.iter_formatted = formatted
 sys.argv = ["sudoku-pipeline", *words]
 sys.exit(cli.main(None if how == "command line" else words))
 """
@@ -85,6 +93,14 @@ def test_batch_stopped_inside_set_name_while_reading_its_input_is_interrupted(tm
     done = _run(tmp_path, "records", "command line", signum, "batch", "in.txt", "out")
     _assert_interrupted(done)
     assert not (tmp_path / "out").exists()
+
+
+def test_generate_to_a_file_stopped_inside_set_name_keeps_the_puzzles_made(tmp_path):
+    """generate --to FILE keeps what was made on a Ctrl-C; the wrapped one left no FILE at all."""
+    done = _run(tmp_path, "third puzzle", "command line", "SIGINT", "generate", "-n", "5", "--seed", "1",
+                "--to", "made.txt")
+    _assert_interrupted(done)
+    assert len((tmp_path / "made.txt").read_text().splitlines()) == 2
 
 
 def _wrapped(stop: BaseException, depth: int = 1) -> RuntimeError:
