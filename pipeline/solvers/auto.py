@@ -150,12 +150,13 @@ SHORT_BUDGET_KINDS = frozenset({"rellik", "lookandsay"})
 #: SAT's PB encoding or HiGHS's LP bound. ISS's four slowest Or entries, with the uniqueness
 #: proof (2026-11-29, machine shared at load 7, 40 s limit): CP-SAT 6.7-15.3 s, sat over 60 s on
 #: two of them, HiGHS over 40 s on three.
-#: Full rank's rows compare whole lines by big weights: their PB encoding runs to millions of
-#: clauses (ISS "Full rank 2": 12.5 million, over a minute to load), where CP-SAT answers ISS's
-#: 9x9 full-rank entries in 32-34 s (2026-11-29, load 6, 30 s limit: sat none within 139-304 s).
-ANYOF_FIRST = (("anyof", "cpsat"), ("fullrank", "cpsat"), ("fullrankties", "cpsat"))
+#: Full rank went to CP-SAT first too while its rows' PB encoding ran to millions of clauses; with
+#: their clauses (:mod:`pipeline.core.clauses_fullrank`) ``sat`` answers ISS's 11 full-rank entries
+#: with the proof in 0.18-2.7 s a whole process, where ``cpsat`` took 0.54-36.7 s (2026-12-07, one
+#: after the other, load 5-8), so full rank follows the row's order.
+ANYOF_FIRST = (("anyof", "cpsat"),)
 ANYOF_EVIDENCE = ("measured on ISS's entries: Or (four slowest, with the proof) cpsat 6.7-15.3 s, sat over 60 s on "
-                  "two, highs over 40 s on three; full rank 9x9 cpsat 32-34 s, sat's encoding alone over a minute")
+                  "two, highs over 40 s on three")
 
 _RULES_EVIDENCE = ("rule puzzles (240 generated 9x9 of 24 families, with the proof, machine at load 1): dfsrules "
                    "median 0.93 ms per record, sat 9.6 ms; batch to 2, one worker: dfsrules 207 records/s, sat 22.9")
