@@ -6,13 +6,15 @@ In order: the killer cages' digit combinations (:mod:`pipeline.core.clauses_cage
 killers' and arrows' running sums and the region-sum lines' and zippers' shared totals
 (:mod:`pipeline.core.clauses_running`), the sandwiches', X-sums' and lunchboxes' gated sums
 (:mod:`pipeline.core.clauses_outside`), the full-rank clues' comparisons
-(:mod:`pipeline.core.clauses_fullrank`) -- each in place of its rows --, the remaining rule rows
+(:mod:`pipeline.core.clauses_fullrank`), the skyscraper clues' running maxima
+(:mod:`pipeline.core.clauses_skyscraper`) -- each in place of its rows --, the remaining rule rows
 through their cardinality and pseudo-Boolean encodings (:mod:`pipeline.core.clauses_pb`), then
 the little killers' combined sums (:mod:`pipeline.core.clauses_combined`). Their auxiliary
 variables follow ``top`` in that order. Each part has a switch (:data:`CAGE_COMBINATIONS`,
 :data:`pipeline.core.clauses_running.RUNNING_SUMS`, ``EQUAL_SUMS``, ``EQUALSUM_SEGMENTS``, ``PREFIX_SUMS`` and
 ``WEIGHTED_SUMS``, :data:`OUTSIDE_SUMS`,
 :data:`pipeline.core.clauses_outside.LUNCHBOX_ENDS`, :data:`pipeline.core.clauses_fullrank.FULL_RANK`,
+:data:`pipeline.core.clauses_skyscraper.SKYSCRAPERS`,
 :data:`COMBINED_SUMS`); a CNF file records
 the settings it was written with (:func:`current_encodings`), and with all of them off the rule
 clauses are the rows' own encoding (:func:`pipeline.core.clauses_pb.encode_rule_rows`), as CNF
@@ -25,7 +27,7 @@ from itertools import chain
 
 import numpy as np
 
-from pipeline.core import clauses_fullrank, clauses_outside, clauses_running
+from pipeline.core import clauses_fullrank, clauses_outside, clauses_running, clauses_skyscraper
 from pipeline.core.build import Model
 from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
 from pipeline.core.clauses_combined import combined_sum_clauses
@@ -34,6 +36,7 @@ from pipeline.core.clauses_outside import outside_sum_clauses
 from pipeline.core.clauses_pb import (DEFAULT_CARD, DEFAULT_PB, ENCODE_BYTES_PER_TOKEN, EncodingOutlasts,
                                       EncodingTooLarge, RuleClauses, encode_rows, rule_rows_csr)
 from pipeline.core.clauses_running import running_sum_clauses
+from pipeline.core.clauses_skyscraper import skyscraper_clauses
 from pipeline.core.errors import PipelineError
 
 __all__ = ["CAGE_COMBINATIONS", "COMBINED_SUMS", "ENCODING_KEYS", "OUTSIDE_SUMS", "RowsUnencodable", "RuleEncoding",
@@ -50,7 +53,7 @@ OUTSIDE_SUMS = True
 COMBINED_SUMS = True
 #: The switches :func:`rule_clauses` takes, as a CNF file's facts name them.
 ENCODING_KEYS = ("cage_combinations", "running_sums", "equal_sums", "equalsum_segments", "outside_sums", "lunchbox_ends",
-                 "combined_sums", "prefix_sums", "weighted_sums", "full_rank")
+                 "combined_sums", "prefix_sums", "weighted_sums", "full_rank", "skyscrapers")
 
 
 class RowsUnencodable(PipelineError):
@@ -71,7 +74,7 @@ def current_encodings() -> dict[str, bool]:
             "equalsum_segments": bool(clauses_running.EQUALSUM_SEGMENTS), "outside_sums": bool(OUTSIDE_SUMS),
             "lunchbox_ends": bool(clauses_outside.LUNCHBOX_ENDS), "combined_sums": bool(COMBINED_SUMS),
             "prefix_sums": bool(clauses_running.PREFIX_SUMS), "weighted_sums": bool(clauses_running.WEIGHTED_SUMS),
-            "full_rank": bool(clauses_fullrank.FULL_RANK)}
+            "full_rank": bool(clauses_fullrank.FULL_RANK), "skyscrapers": bool(clauses_skyscraper.SKYSCRAPERS)}
 
 
 def list_tokens(clauses: list[list[int]]) -> np.ndarray:
@@ -218,10 +221,14 @@ def rule_clauses(model: Model, top: int, amo: str, *, view: bool, card: str = DE
         if on["outside_sums"] else None
     # the full-rank clues' comparisons (over the rule's own auxiliary columns: no variables of their own)
     ranks = full_rank_clauses(model, view=view) if on["full_rank"] else None
-    made = [part for part in (cages, running, outside, ranks) if part is not None]
+    at += 0 if outside is None else outside.n_aux
+    # the skyscraper clues' seen and hidden conditions over running maxima (their count rows stay)
+    towers = skyscraper_clauses(model, at, view=view) if on["skyscrapers"] else None
+    made = [part for part in (cages, running, outside, ranks, towers) if part is not None]
     var_of_col = model.columns.astype(np.int64) + 1 if view else np.arange(1, matrix.shape[1] + 1)
     if (cages is not None and cages.labels) or (running is not None and running.clauses) \
-            or (outside is not None and outside.clauses) or (ranks is not None and ranks.clauses):
+            or (outside is not None and outside.clauses) or (ranks is not None and ranks.clauses) \
+            or (towers is not None and towers.clauses):
         labels = rule_row_labels(model, view)
         keep = np.ones(len(labels), dtype=bool)
         for part in made:
