@@ -99,16 +99,14 @@ def _one_clue(x: np.ndarray, aux: np.ndarray, low: np.ndarray, first: int) -> np
     lit = np.full((length, n + 1), false, dtype=np.int64)
     lit[:, 0] = true
     lit[1:, 1:n] = first + np.arange((length - 1) * (n - 1)).reshape(length - 1, n - 1)
-    q, d = np.meshgrid(np.arange(1, length), np.arange(1, n), indexing="ij")
-    q, d = q.ravel(), d.ravel()
+    q, d = (g.ravel() for g in np.meshgrid(np.arange(1, length), np.arange(1, n), indexing="ij"))
     mq = lit[q, d]
     rows = [np.stack([-lit[q, d + 1], mq, 0 * q, 0 * q], axis=1),           # m(q, d + 1) -> m(q, d)
             np.stack([-lit[q - 1, d], mq, 0 * q, 0 * q], axis=1),           # m(q - 1, d) -> m(q, d)
             np.stack([-x[q - 1, d], mq, 0 * q, 0 * q], axis=1),             # x(c_q, d) -> m(q, d)
             np.stack([-mq, lit[q - 1, d], x[q - 1, d], lit[q, d + 1]], axis=1)]
     # the seen cells: place p = 1 .. L-1 (0-based), after p cells; every digit
-    p, e = np.meshgrid(np.arange(1, length), np.arange(n), indexing="ij")
-    p, e = p.ravel(), e.ravel()
+    p, e = (g.ravel() for g in np.meshgrid(np.arange(1, length), np.arange(n), indexing="ij"))
     a, xe, me = aux[p - 1], x[p, e], lit[p, e]
     up = ~low[e]
     rows.append(np.stack([-xe[up], me[up], a[up], 0 * a[up]], axis=1))     # seen

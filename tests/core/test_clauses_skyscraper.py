@@ -1,0 +1,110 @@
+"""The skyscraper clues' seen, hidden and low rows as clauses over a running maximum for the SAT
+engine (pipeline/core/clauses_skyscraper.py): the same counts and grids as the rows' own
+encodings on random 4x4, 6x6 and 9x9 puzzles (values 1..N, 0-based, and a set with two values
+below 1), ISS's 'Skyscraper - all 5' within a conflict budget the rows could not meet, and a CNF
+written without the switch reads as the rows."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from formats import cnf
+from pipeline.core import clauses_rules, clauses_skyscraper
+from pipeline.core.build import build_model
+from pipeline.core.clauses_skyscraper import skyscraper_clauses
+from pipeline.core.puzzle import parse_puzzle
+from sat_equivalence import assert_counts_alike, cadical_within
+
+pytest.importorskip("pysat.solvers")
+
+COLLECTION = Path(__file__).resolve().parents[1] / "data" / "iss" / "collections.jsonl"
+BOX = {4: "2x2", 6: "2x3", 9: "3x3"}
+
+
+def _entry(name: str) -> str:
+    return next(json.loads(line)["input"] for line in COLLECTION.read_text(encoding="utf-8").splitlines()
+                if json.loads(line)["name"] == name)
+
+
+def _solution(n: int, rng: np.random.Generator) -> np.ndarray:
+    """A random ``n x n`` sudoku (boxes of :data:`BOX`), its digit indices 0..n-1 permuted."""
+    h, w = (int(v) for v in BOX[n].split("x"))
+    base = np.array([[(w * (r % h) + r // h + c) % n for c in range(n)] for r in range(n)])
+    return rng.permutation(n)[base]
+
+
+def _seen(line: np.ndarray, values: list[int]) -> int:
+    """The skyscrapers seen along ``line`` (digit indices): taller than all before, value above 0."""
+    before = np.concatenate([[-1], np.maximum.accumulate(line)[:-1]])
+    return int(np.count_nonzero((line > before) & (np.asarray(values)[line] > 0)))
+
+
+def _puzzle(n: int, seed: int) -> dict:
+    """A random skyscraper puzzle: 1-4 clues read off a random grid (one in four off by one), a
+    value set by seed (1..N, 0..N-1, or on 4x4 one with two values below 1), a few givens."""
+    rng = np.random.default_rng(seed)
+    grid = _solution(n, rng)
+    values = [list(range(1, n + 1)), list(range(n)), [-1, 0, 2, 5] if n == 4 else list(range(n))][seed % 3]
+    rules = []
+    for _ in range(int(rng.integers(1, 5))):
+        i, side = int(rng.integers(1, n + 1)), int(rng.integers(4))
+        clue = [f"r{i}c0", f"r{i}c{n + 1}", f"r0c{i}", f"r{n + 1}c{i}"][side]
+        line = [grid[i - 1], grid[i - 1, ::-1], grid[:, i - 1], grid[::-1, i - 1]][side]
+        count = _seen(line, values) + (int(rng.choice([-1, 1])) if rng.random() < 0.25 else 0)
+        rules.append({"rule": "skyscraper", "clue": clue, "count": max(count, 0)})
+    shown = rng.random(n * n) < {4: 0.1, 6: 0.3, 9: 0.45}[n]
+    doc = {"size": n, "box": BOX[n], "values": values, "rules": rules}
+    if values[0] >= 0:
+        doc["givens"] = "".join(str(values[v]) if s else "." for v, s in zip(grid.ravel(), shown))
+    return doc
+
+
+@pytest.mark.parametrize("clues", ["rows", "reduce"])
+@pytest.mark.parametrize("n,seed", [(4, s) for s in range(12)] + [(6, 100 + s) for s in range(6)]
+                         + [(9, 200 + s) for s in range(6)])
+def test_random_puzzles_count_as_the_rows_grid_for_grid(n, seed, clues, monkeypatch):
+    assert_counts_alike(_puzzle(n, seed), clues,
+                        lambda: monkeypatch.setattr(clauses_skyscraper, "SKYSCRAPERS", False))
+
+
+def test_the_seen_hidden_and_low_rows_are_replaced_and_no_others():
+    model = build_model(parse_puzzle(json.dumps(_puzzle(4, 2))))
+    made = skyscraper_clauses(model, 1000, view=True)
+    labels = np.array(["skyscraper_1", "skyscraperseen_1_2_1", "skyscraperhidden_1_3_2_4", "skyscraperlow_1_2",
+                       "hiddenskyscraper_1", "cagesum_1"])
+    assert made.clauses and made.n_aux > 0
+    assert made.keep_rows(labels).tolist() == [True, False, False, False, True, True]
+    assert skyscraper_clauses(build_model(parse_puzzle(".Cage~5~R1C1~R1C2")), 1000, view=True).clauses == []
+
+
+def test_skyscraper_all_5_is_solved_within_a_conflict_budget():
+    # CaDiCaL: 23,519 conflicts with the rows' PB encodings, 6,171 with the running maxima
+    model = build_model(parse_puzzle(_entry("Skyscraper - all 5")))
+    assert cadical_within(model, 12_000) is True
+
+
+def test_a_cnf_without_the_key_reads_as_the_rows(tmp_path, monkeypatch):
+    """``encodings`` without ``skyscrapers`` encodes the rows; a file written before the switch
+    (no such key) reads, with more clauses than one written with it."""
+    model = build_model(parse_puzzle(_entry("4x6: Skyscraper")))
+    off = clauses_rules.rule_clauses(model, model.convention.n_vars, "pairwise", view=True,
+                                     encodings={k: True for k in clauses_rules.ENCODING_KEYS if k != "skyscrapers"})
+    old, new = tmp_path / "old.cnf", tmp_path / "new.cnf"
+    cnf.write(model, new)
+    monkeypatch.setattr(clauses_skyscraper, "SKYSCRAPERS", False)
+    rows = clauses_rules.rule_clauses(model, model.convention.n_vars, "pairwise", view=True)
+    assert off.tokens.tolist() == rows.tokens.tolist()
+    cnf.write(model, old)
+    monkeypatch.setattr(clauses_skyscraper, "SKYSCRAPERS", True)
+    text = old.read_text()
+    facts = json.loads(text.split(cnf.CNF_TAG, 1)[1].split("\n", 1)[0])
+    assert facts["rule_rows"]["encodings"].pop("skyscrapers") is False
+    line = f"c {cnf.CNF_TAG} {json.dumps(facts, separators=(',', ':'))}"
+    old.write_text("\n".join(line if cnf.CNF_TAG in row else row for row in text.split("\n")))
+    assert cnf.read_cnf(new).facts["rule_rows"]["encodings"]["skyscrapers"] is True
+    assert cnf.read_cnf(old).facts["rule_rows"]["clauses"] > cnf.read_cnf(new).facts["rule_rows"]["clauses"]
+    cnf.read(old)
+    cnf.read(new)
