@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "DEFAULT_BACKEND", "AUTO_PAIRWISE_MAX", "Encoding", "EncodingTooLarge",
            "Template", "amo_template", "check_encoding_memory", "clause_list", "clause_tokens", "encode",
-           "encoding_bytes", "iter_clause_tokens", "keep_pysat_off_sigint", "resolve_amo", "settled_clauses", "value_literals"]
+           "encoding_bytes", "iter_clause_tokens", "padded_clause_lists", "rows_not_in", "keep_pysat_off_sigint", "resolve_amo", "settled_clauses", "value_literals"]
 
 #: The python-sat solver the SAT engine uses unless ``--sat-backend`` names another (here, so the
 #: command line words its help without importing the engine).
@@ -99,6 +99,66 @@ def value_literals(model: Model, cells: np.ndarray) -> np.ndarray:
     grid = model.convention.position(r[:, None], c[:, None], digits).astype(np.int64)
     extra = model.convention.n_vars + (cells[:, None] - canvas) * puzzle.n_values + digits
     return np.where(on_grid[:, None], grid, extra) + 1
+
+
+def padded_clause_lists(rows: np.ndarray) -> list[list[int]]:
+    """Clauses made as zero-padded rows (a 0 anywhere is no literal) as lists, grouped by length
+    (shortest first, each group in row order): how the dedicated encodings built with numpy hand
+    their clauses on.
+
+    Parameters
+    ----------
+    rows : numpy.ndarray
+        ``(m, w)`` int64 literals, 0 for none.
+
+    Returns
+    -------
+    list of list of int
+
+    Examples
+    --------
+    >>> padded_clause_lists(np.array([[1, 0, -2], [0, 3, 0], [4, 5, 6]]))
+    [[3], [1, -2], [4, 5, 6]]
+    """
+    rows = np.take_along_axis(rows, np.argsort(rows == 0, axis=1, kind="stable"), axis=1)   # zeros last
+    length = np.count_nonzero(rows, axis=1)
+    out: list[list[int]] = []
+    for w in np.unique(length):
+        out += rows[length == w, :w].tolist()
+    return out
+
+
+def rows_not_in(labels: np.ndarray, prefixes: tuple[str, ...], replaced: bool) -> np.ndarray:
+    """Which rule rows still need their own encoding when a dedicated encoding replaced
+    (``replaced``) the families named by ``prefixes``: those whose label starts with none of them
+    (every row when nothing was replaced).
+
+    Parameters
+    ----------
+    labels : numpy.ndarray
+        Row labels (``fullranksame_1_2_3_1``, ``cagesum_2``, ...).
+    prefixes : tuple of str
+        The replaced families' label prefixes (``"fullranksame_"``).
+    replaced : bool
+        Whether the encoding made any clauses (else it stood aside and every row stays).
+
+    Returns
+    -------
+    numpy.ndarray
+        A boolean mask over ``labels``.
+
+    Examples
+    --------
+    >>> rows_not_in(np.array(["skyscraperseen_1_2_1", "skyscraper_1"]), ("skyscraperseen_",), True).tolist()
+    [False, True]
+    """
+    labels = np.asarray(labels, dtype=str)
+    if not replaced:
+        return np.ones(labels.size, dtype=bool)
+    hit = np.zeros(labels.size, dtype=bool)
+    for prefix in prefixes:
+        hit |= np.char.startswith(labels, prefix)
+    return ~hit
 
 
 def settled_clauses(model: Model, read: list[np.ndarray]) -> list[list[int]]:

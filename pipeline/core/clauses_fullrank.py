@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.core.build import Model
-from pipeline.core.clauses import settled_clauses, value_literals
+from pipeline.core.clauses import padded_clause_lists, rows_not_in, settled_clauses, value_literals
 from pipeline.core.rules.fullrank import FullRank
 
 __all__ = ["FULL_RANK", "FULL_RANK_PREFIXES", "FullRankClauses", "full_rank_clauses"]
@@ -67,23 +67,7 @@ class FullRankClauses:
         >>> FullRankClauses([[1]]).keep_rows(np.array(["fullrankfirst_1_1_1_1", "fullrank_1"])).tolist()
         [False, True]
         """
-        labels = np.asarray(labels, dtype=str)
-        if not self.clauses:
-            return np.ones(labels.size, dtype=bool)
-        hit = np.zeros(labels.size, dtype=bool)
-        for prefix in FULL_RANK_PREFIXES:
-            hit |= np.char.startswith(labels, prefix)
-        return ~hit
-
-
-def _rows_as_lists(rows: np.ndarray) -> list[list[int]]:
-    """Clause rows with zeros anywhere (dropped) as lists, grouped by length."""
-    rows = np.take_along_axis(rows, np.argsort(rows == 0, axis=1, kind="stable"), axis=1)   # zeros last
-    length = np.count_nonzero(rows, axis=1)
-    out: list[list[int]] = []
-    for w in np.unique(length):
-        out += rows[length == w, :w].tolist()
-    return out
+        return rows_not_in(labels, FULL_RANK_PREFIXES, bool(self.clauses))
 
 
 def _one_clue(xa: np.ndarray, xb: np.ndarray, same: np.ndarray, z: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -153,7 +137,7 @@ def full_rank_clauses(model: Model, *, view: bool) -> FullRankClauses:
         touched += [xa.ravel() - 1, xb.ravel() - 1]
         z = np.concatenate([np.zeros((m, 1), dtype=np.int64), aux[:, :n] + 1], axis=1)
         parts.append(_one_clue(xa, xb, others == a[None, :], z, aux[:, n] + 1))
-    clauses = _rows_as_lists(np.concatenate(parts))
+    clauses = padded_clause_lists(np.concatenate(parts))
     if view:   # settled positions are not in the solver: fixed here
         clauses += settled_clauses(model, touched)
     return FullRankClauses(clauses)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.core.build import Model
-from pipeline.core.clauses import settled_clauses, value_literals
+from pipeline.core.clauses import padded_clause_lists, rows_not_in, settled_clauses, value_literals
 from pipeline.core.rules.skyscraper import Skyscraper
 
 __all__ = ["SKYSCRAPERS", "SKYSCRAPER_PREFIXES", "SkyscraperClauses", "skyscraper_clauses"]
@@ -69,23 +69,7 @@ class SkyscraperClauses:
         >>> SkyscraperClauses([[1]], 0).keep_rows(np.array(["skyscraperseen_1_2_1", "skyscraper_1"])).tolist()
         [False, True]
         """
-        labels = np.asarray(labels, dtype=str)
-        if not self.clauses:
-            return np.ones(labels.size, dtype=bool)
-        hit = np.zeros(labels.size, dtype=bool)
-        for prefix in SKYSCRAPER_PREFIXES:
-            hit |= np.char.startswith(labels, prefix)
-        return ~hit
-
-
-def _rows_as_lists(rows: np.ndarray) -> list[list[int]]:
-    """Clause rows with zeros anywhere (dropped) as lists, grouped by length."""
-    rows = np.take_along_axis(rows, np.argsort(rows == 0, axis=1, kind="stable"), axis=1)   # zeros last
-    length = np.count_nonzero(rows, axis=1)
-    out: list[list[int]] = []
-    for w in np.unique(length):
-        out += rows[length == w, :w].tolist()
-    return out
+        return rows_not_in(labels, SKYSCRAPER_PREFIXES, bool(self.clauses))
 
 
 def _one_clue(x: np.ndarray, aux: np.ndarray, low: np.ndarray, first: int) -> np.ndarray:
@@ -161,7 +145,7 @@ def skyscraper_clauses(model: Model, top: int, *, view: bool) -> SkyscraperClaus
         touched.append(x.ravel() - 1)
         parts.append(_one_clue(x, aux + 1, low, top + 1 + n_aux))
         n_aux += (cells.size - 1) * (puzzle.n - 1)
-    clauses = _rows_as_lists(np.concatenate(parts))
+    clauses = padded_clause_lists(np.concatenate(parts))
     if view:   # settled positions are not in the solver: fixed here
         clauses += settled_clauses(model, touched)
     return SkyscraperClauses(clauses, n_aux)
