@@ -7,14 +7,15 @@ killers' and arrows' running sums and the region-sum lines' and zippers' shared 
 (:mod:`pipeline.core.clauses_running`), the sandwiches', X-sums' and lunchboxes' gated sums
 (:mod:`pipeline.core.clauses_outside`), the full-rank clues' comparisons
 (:mod:`pipeline.core.clauses_fullrank`), the skyscraper clues' running maxima
-(:mod:`pipeline.core.clauses_skyscraper`) -- each in place of its rows --, the remaining rule rows
+(:mod:`pipeline.core.clauses_skyscraper`) -- each in place of its rows --, the chaos
+construction's region clauses (:mod:`pipeline.core.clauses_chaos`, beside its rows), the remaining rule rows
 through their cardinality and pseudo-Boolean encodings (:mod:`pipeline.core.clauses_pb`), then
 the little killers' combined sums (:mod:`pipeline.core.clauses_combined`). Their auxiliary
 variables follow ``top`` in that order. Each part has a switch (:data:`CAGE_COMBINATIONS`,
 :data:`pipeline.core.clauses_running.RUNNING_SUMS`, ``EQUAL_SUMS``, ``EQUALSUM_SEGMENTS``, ``PREFIX_SUMS`` and
 ``WEIGHTED_SUMS``, :data:`OUTSIDE_SUMS`,
 :data:`pipeline.core.clauses_outside.LUNCHBOX_ENDS`, :data:`pipeline.core.clauses_fullrank.FULL_RANK`,
-:data:`pipeline.core.clauses_skyscraper.SKYSCRAPERS`,
+:data:`pipeline.core.clauses_skyscraper.SKYSCRAPERS`, :data:`pipeline.core.clauses_chaos.CHAOS_REGIONS`,
 :data:`COMBINED_SUMS`); a CNF file records
 the settings it was written with (:func:`current_encodings`), and with all of them off the rule
 clauses are the rows' own encoding (:func:`pipeline.core.clauses_pb.encode_rule_rows`), as CNF
@@ -27,8 +28,9 @@ from itertools import chain
 
 import numpy as np
 
-from pipeline.core import clauses_fullrank, clauses_outside, clauses_running, clauses_skyscraper
+from pipeline.core import clauses_chaos, clauses_fullrank, clauses_outside, clauses_running, clauses_skyscraper
 from pipeline.core.build import Model
+from pipeline.core.clauses_chaos import region_clauses
 from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
 from pipeline.core.clauses_combined import combined_sum_clauses
 from pipeline.core.clauses_fullrank import full_rank_clauses
@@ -53,7 +55,8 @@ OUTSIDE_SUMS = True
 COMBINED_SUMS = True
 #: The switches :func:`rule_clauses` takes, as a CNF file's facts name them.
 ENCODING_KEYS = ("cage_combinations", "running_sums", "equal_sums", "equalsum_segments", "outside_sums", "lunchbox_ends",
-                 "combined_sums", "prefix_sums", "weighted_sums", "full_rank", "skyscrapers")
+                 "combined_sums", "prefix_sums", "weighted_sums", "full_rank", "skyscrapers",
+                 "chaos_regions")
 
 
 class RowsUnencodable(PipelineError):
@@ -74,7 +77,8 @@ def current_encodings() -> dict[str, bool]:
             "equalsum_segments": bool(clauses_running.EQUALSUM_SEGMENTS), "outside_sums": bool(OUTSIDE_SUMS),
             "lunchbox_ends": bool(clauses_outside.LUNCHBOX_ENDS), "combined_sums": bool(COMBINED_SUMS),
             "prefix_sums": bool(clauses_running.PREFIX_SUMS), "weighted_sums": bool(clauses_running.WEIGHTED_SUMS),
-            "full_rank": bool(clauses_fullrank.FULL_RANK), "skyscrapers": bool(clauses_skyscraper.SKYSCRAPERS)}
+            "full_rank": bool(clauses_fullrank.FULL_RANK), "skyscrapers": bool(clauses_skyscraper.SKYSCRAPERS),
+            "chaos_regions": bool(clauses_chaos.CHAOS_REGIONS)}
 
 
 def list_tokens(clauses: list[list[int]]) -> np.ndarray:
@@ -224,7 +228,9 @@ def rule_clauses(model: Model, top: int, amo: str, *, view: bool, card: str = DE
     at += 0 if outside is None else outside.n_aux
     # the skyscraper clues' seen and hidden conditions over running maxima (their count rows stay)
     towers = skyscraper_clauses(model, at, view=view) if on["skyscrapers"] else None
-    made = [part for part in (cages, running, outside, ranks, towers) if part is not None]
+    # the chaos construction's region clauses (beside its rows: none replaced)
+    regions = region_clauses(model, view=view) if on["chaos_regions"] else None
+    made = [part for part in (cages, running, outside, ranks, towers, regions) if part is not None]
     var_of_col = model.columns.astype(np.int64) + 1 if view else np.arange(1, matrix.shape[1] + 1)
     if (cages is not None and cages.labels) or (running is not None and running.clauses) \
             or (outside is not None and outside.clauses) or (ranks is not None and ranks.clauses) \
