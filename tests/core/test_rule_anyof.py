@@ -274,3 +274,31 @@ def test_every_counting_engine_counts_a_grid_once_when_several_branches_hold(eng
     result = get_solver(engine).count(build_model(parse_puzzle(json.dumps(doc))), 400)
     assert result.count == len(want) and result.status == "complete"
     assert {np.asarray(g).astype(np.int64).tobytes() for g in result.grids} == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_row_max_is_each_rows_best_point(data):
+    """``_row_max`` (the big-M of each relaxed row) equals the row's largest value found the slow
+    way: terms of a column summed, per cell its best digit (0 at least), per auxiliary column its
+    coefficient when positive."""
+    from pipeline.core.rules.anyof import _row_max
+
+    v, cells, n_aux, count = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 5)), data.draw(st.integers(0, 3)), data.draw(st.integers(1, 4))
+    x_keys = cells * v
+    n = data.draw(st.integers(0, 25))
+    row = np.array(data.draw(st.lists(st.integers(0, count - 1), min_size=n, max_size=n)), dtype=np.int64)
+    key = np.array(data.draw(st.lists(st.integers(0, x_keys + n_aux - 1), min_size=n, max_size=n)), dtype=np.int64)
+    coef = np.array(data.draw(st.lists(st.integers(-9, 9), min_size=n, max_size=n)), dtype=np.int64)
+    expected = []
+    for r in range(count):
+        column: dict[int, int] = {}
+        for rr, k, c in zip(row.tolist(), key.tolist(), coef.tolist()):
+            if rr == r:
+                column[k] = column.get(k, 0) + c
+        best: dict[tuple, int] = {}
+        for k, c in column.items():
+            group = ("cell", k // v) if k < x_keys else ("aux", k)
+            best[group] = max(best.get(group, 0), c)
+        expected.append(sum(best.values()))
+    assert _row_max(row, key, coef, count, x_keys, v).tolist() == expected

@@ -334,13 +334,18 @@ def _row_max(row: np.ndarray, key: np.ndarray, coef: np.ndarray, count: int, x_k
     """Each row's largest value over 0-1 points that give every cell one digit: a column's terms
     added first, then per cell its largest coefficient (0 at least), per auxiliary column its
     coefficient when positive, summed."""
-    pairs, at = np.unique(np.stack([row, key], axis=1), axis=0, return_inverse=True)
-    summed = np.bincount(at.ravel(), weights=coef, minlength=pairs.shape[0]).astype(np.int64)
-    group = np.where(pairs[:, 1] < x_keys, pairs[:, 1] // v, pairs[:, 1])   # a cell, or an auxiliary column
-    cells, at = np.unique(np.stack([pairs[:, 0], group], axis=1), axis=0, return_inverse=True)
-    best = np.zeros(cells.shape[0], dtype=np.int64)
+    # (row, key) pairs as one int64 each: np.unique(axis=0) sorts a void view of the pairs, which
+    # cost a 72-anyof puzzle (City Planning) 0.4 s of its 0.7 s build; keys and rows are >= 0
+    row, key = np.asarray(row, dtype=np.int64), np.asarray(key, dtype=np.int64)
+    span = int(key.max(initial=0)) + 1
+    pairs, at = np.unique(row * span + key, return_inverse=True)
+    summed = np.bincount(at.ravel(), weights=coef, minlength=pairs.size).astype(np.int64)
+    pair_row, pair_key = np.divmod(pairs, span)
+    group = np.where(pair_key < x_keys, pair_key // v, pair_key)   # a cell, or an auxiliary column
+    cells, at = np.unique(pair_row * span + group, return_inverse=True)
+    best = np.zeros(cells.size, dtype=np.int64)
     np.maximum.at(best, at.ravel(), summed)
-    return np.bincount(cells[:, 0], weights=best, minlength=count).astype(np.int64)
+    return np.bincount(cells // span, weights=best, minlength=count).astype(np.int64)
 
 
 def _relaxed_block(parts: list[tuple], x_keys: int, v: int) -> AuxRows:
