@@ -71,7 +71,7 @@ _PAIRWISE_BYTES = (300, 120)   # bytes per nonzero: a + b * N
 _LOG2_BASE_N = 25              # the networks' figures are at this N
 
 
-def value_literals(model: Model, cells: np.ndarray) -> np.ndarray:
+def value_literals(model: Model, cells: np.ndarray, n_digits: int | None = None) -> np.ndarray:
     """``(len(cells), N)``: the SAT variable (position + 1) of each cell's each value, the
     literals the SAT engine's own rule encodings (running sums, combined sums) are written over.
     An extra cell (``rows * cols + k``, ISS ``Var``) reads its digit columns, the first auxiliary
@@ -84,6 +84,9 @@ def value_literals(model: Model, cells: np.ndarray) -> np.ndarray:
         The model (its convention numbers the positions).
     cells : numpy.ndarray
         Cell indices (``row * cols + col``; from ``rows * cols`` on, extra cells).
+    n_digits : int, optional
+        ``N``, the first digits read (None: the puzzle's ``n``; its ``n_values`` for every value
+        of a puzzle with more values than its side, as a 7x7 of 1..9).
 
     Returns
     -------
@@ -95,7 +98,7 @@ def value_literals(model: Model, cells: np.ndarray) -> np.ndarray:
     canvas = puzzle.rows * puzzle.cols
     on_grid = cells < canvas
     r, c = np.divmod(np.where(on_grid, cells, 0), puzzle.cols)
-    digits = np.arange(puzzle.n)[None, :]
+    digits = np.arange(puzzle.n if n_digits is None else n_digits)[None, :]
     grid = model.convention.position(r[:, None], c[:, None], digits).astype(np.int64)
     extra = model.convention.n_vars + (cells[:, None] - canvas) * puzzle.n_values + digits
     return np.where(on_grid[:, None], grid, extra) + 1

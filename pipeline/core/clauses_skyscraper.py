@@ -105,7 +105,7 @@ def _one_clue(x: np.ndarray, aux: np.ndarray, low: np.ndarray, first: int) -> np
 def skyscraper_clauses(model: Model, top: int, *, view: bool) -> SkyscraperClauses:
     """The clauses of ``model``'s skyscraper clues in place of their seen, hidden and low rows
     (module docstring), the running maxima's variables numbered from ``top + 1``; none for a
-    puzzle without them, with a layout or a value set other than the side's, or whose auxiliary
+    puzzle without them, with a layout, or whose auxiliary
     columns are not the clues' own as expected (a reduced model that settled one of them).
 
     Parameters
@@ -125,13 +125,14 @@ def skyscraper_clauses(model: Model, top: int, *, view: bool) -> SkyscraperClaus
     """
     puzzle = model.puzzle
     clues = [rule for rule in puzzle.rules if isinstance(rule, Skyscraper)]
-    if not clues or puzzle.layout is not None or puzzle.n_values != puzzle.n:
+    if not clues or puzzle.layout is not None:
         return SkyscraperClauses([], 0)
     names = np.asarray(model.aux_names, dtype=str)
     own = np.flatnonzero(np.char.startswith(names, "aux_skyscraper_"))
     at = dict(zip(names[own].tolist(), own.tolist()))
     n_vars = model.convention.n_vars
-    low = np.asarray(puzzle.board.value_of[:puzzle.n]) <= 0
+    n = puzzle.n_values                # heights: every digit index (a 7x7 of 1..9 has 9)
+    low = np.asarray(puzzle.board.value_of[:n]) <= 0
     parts, touched, n_aux = [np.zeros((0, 4), dtype=np.int64)], [], 0
     for index, rule in enumerate(clues, start=1):
         cells = rule.cells()
@@ -141,10 +142,10 @@ def skyscraper_clauses(model: Model, top: int, *, view: bool) -> SkyscraperClaus
         aux = np.array([at[name] for name in wanted], dtype=np.int64) + n_vars
         if view and model.is_reduced and not np.isin(aux, model.columns).all():
             return SkyscraperClauses([], 0)
-        x = value_literals(model, cells)
+        x = value_literals(model, cells, n)
         touched.append(x.ravel() - 1)
         parts.append(_one_clue(x, aux + 1, low, top + 1 + n_aux))
-        n_aux += (cells.size - 1) * (puzzle.n - 1)
+        n_aux += (cells.size - 1) * (n - 1)
     clauses = padded_clause_lists(np.concatenate(parts))
     if view:   # settled positions are not in the solver: fixed here
         clauses += settled_clauses(model, touched)
