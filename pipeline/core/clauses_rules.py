@@ -7,7 +7,8 @@ killers' and arrows' running sums and the region-sum lines' and zippers' shared 
 (:mod:`pipeline.core.clauses_running`), the sandwiches', X-sums' and lunchboxes' gated sums
 (:mod:`pipeline.core.clauses_outside`), the full-rank clues' comparisons
 (:mod:`pipeline.core.clauses_fullrank`), the skyscraper clues' running maxima
-(:mod:`pipeline.core.clauses_skyscraper`) -- each in place of its rows --, the chaos
+(:mod:`pipeline.core.clauses_skyscraper`), the hidden skyscraper clues' taller and rise conditions
+(:mod:`pipeline.core.clauses_hidden_skyscraper`) -- each in place of its rows --, the chaos
 construction's region clauses (:mod:`pipeline.core.clauses_chaos`, beside its rows), the remaining rule rows
 through their cardinality and pseudo-Boolean encodings (:mod:`pipeline.core.clauses_pb`), then
 the little killers' combined sums (:mod:`pipeline.core.clauses_combined`). Their auxiliary
@@ -15,7 +16,8 @@ variables follow ``top`` in that order. Each part has a switch (:data:`CAGE_COMB
 :data:`pipeline.core.clauses_running.RUNNING_SUMS`, ``EQUAL_SUMS``, ``EQUALSUM_SEGMENTS``, ``PREFIX_SUMS`` and
 ``WEIGHTED_SUMS``, :data:`OUTSIDE_SUMS`,
 :data:`pipeline.core.clauses_outside.LUNCHBOX_ENDS`, :data:`pipeline.core.clauses_fullrank.FULL_RANK`,
-:data:`pipeline.core.clauses_skyscraper.SKYSCRAPERS`, :data:`pipeline.core.clauses_chaos.CHAOS_REGIONS`,
+:data:`pipeline.core.clauses_skyscraper.SKYSCRAPERS`,
+:data:`pipeline.core.clauses_hidden_skyscraper.HIDDEN_SKYSCRAPERS`, :data:`pipeline.core.clauses_chaos.CHAOS_REGIONS`,
 :data:`COMBINED_SUMS`); a CNF file records
 the settings it was written with (:func:`current_encodings`), and with all of them off the rule
 clauses are the rows' own encoding (:func:`pipeline.core.clauses_pb.encode_rule_rows`), as CNF
@@ -28,12 +30,14 @@ from itertools import chain
 
 import numpy as np
 
-from pipeline.core import clauses_chaos, clauses_fullrank, clauses_outside, clauses_running, clauses_skyscraper
+from pipeline.core import (clauses_chaos, clauses_fullrank, clauses_hidden_skyscraper, clauses_outside,
+                           clauses_running, clauses_skyscraper)
 from pipeline.core.build import Model
 from pipeline.core.clauses_chaos import region_clauses
 from pipeline.core.clauses_cage import cage_combination_clauses, rule_row_labels
 from pipeline.core.clauses_combined import combined_sum_clauses
 from pipeline.core.clauses_fullrank import full_rank_clauses
+from pipeline.core.clauses_hidden_skyscraper import hidden_skyscraper_clauses
 from pipeline.core.clauses_outside import outside_sum_clauses
 from pipeline.core.clauses_pb import (DEFAULT_CARD, DEFAULT_PB, ENCODE_BYTES_PER_TOKEN, EncodingOutlasts,
                                       EncodingTooLarge, RuleClauses, encode_rows, rule_rows_csr)
@@ -56,7 +60,7 @@ COMBINED_SUMS = True
 #: The switches :func:`rule_clauses` takes, as a CNF file's facts name them.
 ENCODING_KEYS = ("cage_combinations", "running_sums", "equal_sums", "equalsum_segments", "outside_sums", "lunchbox_ends",
                  "combined_sums", "prefix_sums", "weighted_sums", "full_rank", "skyscrapers",
-                 "chaos_regions")
+                 "hidden_skyscrapers", "chaos_regions")
 
 
 class RowsUnencodable(PipelineError):
@@ -78,6 +82,7 @@ def current_encodings() -> dict[str, bool]:
             "lunchbox_ends": bool(clauses_outside.LUNCHBOX_ENDS), "combined_sums": bool(COMBINED_SUMS),
             "prefix_sums": bool(clauses_running.PREFIX_SUMS), "weighted_sums": bool(clauses_running.WEIGHTED_SUMS),
             "full_rank": bool(clauses_fullrank.FULL_RANK), "skyscrapers": bool(clauses_skyscraper.SKYSCRAPERS),
+            "hidden_skyscrapers": bool(clauses_hidden_skyscraper.HIDDEN_SKYSCRAPERS),
             "chaos_regions": bool(clauses_chaos.CHAOS_REGIONS)}
 
 
@@ -228,13 +233,16 @@ def rule_clauses(model: Model, top: int, amo: str, *, view: bool, card: str = DE
     at += 0 if outside is None else outside.n_aux
     # the skyscraper clues' seen and hidden conditions over running maxima (their count rows stay)
     towers = skyscraper_clauses(model, at, view=view) if on["skyscrapers"] else None
+    at += 0 if towers is None else towers.n_aux
+    # the hidden skyscraper clues' taller and rise conditions over a suffix "or" (their one-place rows stay)
+    hidden = hidden_skyscraper_clauses(model, at, view=view) if on["hidden_skyscrapers"] else None
     # the chaos construction's region clauses (beside its rows: none replaced)
     regions = region_clauses(model, view=view) if on["chaos_regions"] else None
-    made = [part for part in (cages, running, outside, ranks, towers, regions) if part is not None]
+    made = [part for part in (cages, running, outside, ranks, towers, hidden, regions) if part is not None]
     var_of_col = model.columns.astype(np.int64) + 1 if view else np.arange(1, matrix.shape[1] + 1)
     if (cages is not None and cages.labels) or (running is not None and running.clauses) \
             or (outside is not None and outside.clauses) or (ranks is not None and ranks.clauses) \
-            or (towers is not None and towers.clauses):
+            or (towers is not None and towers.clauses) or (hidden is not None and hidden.clauses):
         labels = rule_row_labels(model, view)
         keep = np.ones(len(labels), dtype=bool)
         for part in made:
