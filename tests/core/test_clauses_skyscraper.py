@@ -1,8 +1,9 @@
 """The skyscraper clues' seen, hidden and low rows as clauses over a running maximum for the SAT
 engine (pipeline/core/clauses_skyscraper.py): the same counts and grids as the rows' own
 encodings on random 4x4, 6x6 and 9x9 puzzles (values 1..N, 0-based, and a set with two values
-below 1), ISS's 'Skyscraper - all 5' within a conflict budget the rows could not meet, and a CNF
-written without the switch reads as the rows."""
+below 1) and on 4x4 latin squares of 1..6 and ISS's 'Buy Or Rent? (Skyscraper Version)' (a 7x7 of
+1..9: more values than the side), ISS's 'Skyscraper - all 5' within a conflict budget the rows
+could not meet, and a CNF written without the switch reads as the rows."""
 from __future__ import annotations
 
 import json
@@ -15,6 +16,7 @@ from formats import cnf
 from pipeline.core import clauses_rules, clauses_skyscraper
 from pipeline.core.build import build_model
 from pipeline.core.clauses_skyscraper import skyscraper_clauses
+from pipeline.core.iss import document_from_iss
 from pipeline.core.puzzle import parse_puzzle
 from sat_equivalence import assert_counts_alike, cadical_within
 
@@ -108,3 +110,42 @@ def test_a_cnf_without_the_key_reads_as_the_rows(tmp_path, monkeypatch):
     assert cnf.read_cnf(old).facts["rule_rows"]["clauses"] > cnf.read_cnf(new).facts["rule_rows"]["clauses"]
     cnf.read(old)
     cnf.read(new)
+
+
+def _wide_puzzle(seed: int) -> dict:
+    """A random 4x4 latin square of 1..6 (each row and column four distinct values of six),
+    4-9 skyscraper clues read off it (one in ten off by one), most cells given."""
+    rng = np.random.default_rng(seed)
+    latin = (np.arange(4)[:, None] + np.arange(4)[None, :]) % 4
+    grid = rng.choice(6, 4, replace=False)[latin[rng.permutation(4)][:, rng.permutation(4)]]
+    values = list(range(1, 7))
+    rules, shown = [], rng.random((4, 4)) < 0.85
+    for _ in range(int(rng.integers(4, 10))):
+        i, side = int(rng.integers(1, 5)), int(rng.integers(4))
+        clue = [f"r{i}c0", f"r{i}c5", f"r0c{i}", f"r5c{i}"][side]
+        line = [grid[i - 1], grid[i - 1, ::-1], grid[:, i - 1], grid[::-1, i - 1]][side]
+        count = min(max(_seen(line, values) + (int(rng.choice([-1, 1])) if rng.random() < 0.1 else 0), 1), 4)
+        if count != _seen(line, values):   # an off clue's line shows no givens (else refused)
+            shown[(i - 1, slice(None)) if side < 2 else (slice(None), i - 1)] = False
+        rules.append({"rule": "skyscraper", "clue": clue, "count": count})
+    givens = "".join(str(v + 1) if s else "." for v, s in zip(grid.ravel(), shown.ravel()))
+    return {"size": 4, "variant": "latin", "values": values, "givens": givens, "rules": rules}
+
+
+@pytest.mark.parametrize("clues", ["rows", "reduce"])
+@pytest.mark.parametrize("seed", range(300, 316))
+def test_more_values_than_the_side_count_as_the_rows(seed, clues, monkeypatch):
+    doc = _wide_puzzle(seed)
+    assert skyscraper_clauses(build_model(parse_puzzle(json.dumps(doc))), 1000, view=True).clauses
+    assert_counts_alike(doc, clues,
+                        lambda: monkeypatch.setattr(clauses_skyscraper, "SKYSCRAPERS", False))
+
+
+def test_buy_or_rent_gets_the_running_maxima_and_counts_as_the_rows(monkeypatch):
+    """A 7x7 of 1..9 (more values than its side): the clues are encoded, over all nine digits,
+    and the entry counts as with the rows (one grid, the same)."""
+    model = build_model(parse_puzzle(_entry("Buy Or Rent? (Skyscraper Version)")))
+    made = skyscraper_clauses(model, 10_000, view=True)
+    assert made.clauses and made.n_aux == 10 * 6 * 8   # ten clues, six places after the first, 8 levels
+    assert_counts_alike(document_from_iss(_entry("Buy Or Rent? (Skyscraper Version)")), "rows",
+                        lambda: monkeypatch.setattr(clauses_skyscraper, "SKYSCRAPERS", False))
