@@ -426,13 +426,13 @@ class RuleClauses:
         -------
         list of list of int
         """
-        ends = np.flatnonzero(self.tokens == 0)
-        out, start = [], 0
         # millions of new lists set off the cyclic collector's full passes over all of them (two
         # thirds of the listing's time); lists of ints make no cycles, so it waits till the end
         collecting = gc.isenabled()
         gc.disable()
         try:
+            ends = np.flatnonzero(self.tokens == 0)
+            out, start = [], 0
             for lo in range(0, ends.size, LIST_SLICE):
                 if deadline is not None and time.perf_counter() > deadline:
                     raise EncodingOutlasts(f"listing the rule rows' {ends.size:,} clauses ran past the time limit "
