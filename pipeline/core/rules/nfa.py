@@ -69,6 +69,7 @@ class _Bits:
 
     def __init__(self, data: bytes):
         self.bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8)) if data else np.zeros(0, dtype=np.uint8)
+        self.data = bytes(data)
         self.at = 0
 
     def left(self) -> int:
@@ -77,9 +78,12 @@ class _Bits:
     def read(self, count: int) -> int:
         if count > self.left():
             raise NfaError("the serialized automaton ends early")
-        chunk = self.bits[self.at:self.at + count]
+        # the bytes the bits span as one int (joining the bits as text took 0.5 s of an
+        # automaton's 155,000 reads)
+        first, end = self.at >> 3, (self.at + count + 7) >> 3
+        value = int.from_bytes(self.data[first:end], "big") >> (8 * end - self.at - count)
         self.at += count
-        return int("".join("1" if b else "0" for b in chunk.tolist()) or "0", 2)
+        return value & ((1 << count) - 1)
 
 
 def _b64decode(text: str) -> bytes:
