@@ -113,17 +113,18 @@ class _Line(AuxRule):
         step = np.repeat(np.arange(len(layers)), [t.size for t in layers])
         trans = self.nfa.transitions[np.concatenate(layers)] if step.size else np.zeros((0, 3), dtype=np.int64)
         labels = np.column_stack([np.full(step.size, index), step + 1, trans + 1]).astype(np.int64)
-        states = self._between(layers)
-        state_labels = np.column_stack([np.full(len(states), index), [i for i, _ in states],
-                                        [q + 1 for _, q in states]]).astype(np.int64)
+        step_of, state = self._between(layers)
+        state_labels = np.column_stack([np.full(step_of.size, index), step_of, state + 1]).astype(np.int64)
         return [AuxColumns(self.kind, labels.reshape(-1, 5)), AuxColumns(self.kind + "state", state_labels.reshape(-1, 3))]
 
-    def _between(self, layers: list[np.ndarray]) -> list[tuple[int, int]]:
-        """``(i, q)`` of the state columns: ``q`` entered at step ``i`` (1-based, ``i < L``), in order."""
-        out: list[tuple[int, int]] = []
-        for i in range(1, len(layers)):
-            out += [(i, int(q)) for q in np.unique(self.nfa.transitions[layers[i - 1], 2])]
-        return out
+    def _between(self, layers: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """``(i, q)`` of the state columns as two arrays: ``q`` entered at step ``i`` (1-based,
+        ``i < L``), in order (arrays: a tuple per state took 0.15 s of an ISS automaton's build)."""
+        entered = [np.unique(self.nfa.transitions[layers[i - 1], 2]) for i in range(1, len(layers))]
+        if not entered:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return (np.repeat(np.arange(1, len(layers)), [q.size for q in entered]).astype(np.int64),
+                np.concatenate(entered).astype(np.int64))
 
     def rows(self, board: Board, index: int) -> list[Rows]:
         """The step rows, the state rows (in and out) and the read rows (module docstring).
