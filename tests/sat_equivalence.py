@@ -9,6 +9,8 @@ from typing import Callable
 import numpy as np
 from pysat.solvers import Solver
 
+from formats import cnf
+
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.clauses import clause_list, encode
@@ -61,3 +63,27 @@ def cadical_within(model, conflicts: int) -> bool | None:
         return solver.solve_limited()
     finally:
         solver.delete()
+
+
+def assert_cnf_before_switch_reads(tmp_path, monkeypatch, model, module, switch: str, key: str, *,
+                                   adds: bool = False, between: Callable[[], None] = lambda: None) -> None:
+    """A CNF of ``model`` written before the encoding switch ``module.<switch>`` existed (its
+    facts without ``key``: the encoding off) still reads, and one written with it reads with the
+    switch on; the file written before has more rule clauses (fewer when the encoding ``adds``
+    clauses beside the rows). ``between()`` runs while the switch is off (a test's own checks)."""
+    old, new = tmp_path / "old.cnf", tmp_path / "new.cnf"
+    cnf.write(model, new)
+    monkeypatch.setattr(module, switch, False)
+    between()
+    cnf.write(model, old)
+    monkeypatch.setattr(module, switch, True)
+    text = old.read_text()
+    facts = json.loads(text.split(cnf.CNF_TAG, 1)[1].split("\n", 1)[0])
+    assert facts["rule_rows"]["encodings"].pop(key) is False
+    line = f"c {cnf.CNF_TAG} {json.dumps(facts, separators=(',', ':'))}"
+    old.write_text("\n".join(line if cnf.CNF_TAG in row else row for row in text.split("\n")))
+    assert cnf.read_cnf(new).facts["rule_rows"]["encodings"][key] is True
+    before, after = (cnf.read_cnf(path).facts["rule_rows"]["clauses"] for path in (old, new))
+    assert before < after if adds else before > after
+    cnf.read(old)
+    cnf.read(new)

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "DEFAULT_BACKEND", "AUTO_PAIRWISE_MAX", "Encoding", "EncodingTooLarge",
            "Template", "amo_template", "check_encoding_memory", "clause_list", "clause_tokens", "encode",
-           "encoding_bytes", "iter_clause_tokens", "padded_clause_lists", "rows_not_in", "keep_pysat_off_sigint", "resolve_amo", "settled_clauses", "value_literals"]
+           "encoding_bytes", "iter_clause_tokens", "padded_clause_lists", "ReplacedRows", "keep_pysat_off_sigint", "resolve_amo", "settled_clauses", "value_literals"]
 
 #: The python-sat solver the SAT engine uses unless ``--sat-backend`` names another (here, so the
 #: command line words its help without importing the engine).
@@ -131,37 +131,48 @@ def padded_clause_lists(rows: np.ndarray) -> list[list[int]]:
     return out
 
 
-def rows_not_in(labels: np.ndarray, prefixes: tuple[str, ...], replaced: bool) -> np.ndarray:
-    """Which rule rows still need their own encoding when a dedicated encoding replaced
-    (``replaced``) the families named by ``prefixes``: those whose label starts with none of them
-    (every row when nothing was replaced).
-
-    Parameters
-    ----------
-    labels : numpy.ndarray
-        Row labels (``fullranksame_1_2_3_1``, ``cagesum_2``, ...).
-    prefixes : tuple of str
-        The replaced families' label prefixes (``"fullranksame_"``).
-    replaced : bool
-        Whether the encoding made any clauses (else it stood aside and every row stays).
-
-    Returns
-    -------
-    numpy.ndarray
-        A boolean mask over ``labels``.
+class ReplacedRows:
+    """The clauses a dedicated encoding made (``clauses``, ``n_aux`` auxiliary variables of its
+    own) in place of the rule rows whose labels start with one of :attr:`prefixes` (none: the
+    clauses stand beside every row). :func:`pipeline.core.clauses_rules.rule_clauses` asks
+    :meth:`keep_rows` which rows still need their own encoding.
 
     Examples
     --------
-    >>> rows_not_in(np.array(["skyscraperseen_1_2_1", "skyscraper_1"]), ("skyscraperseen_",), True).tolist()
+    >>> class Seen(ReplacedRows):
+    ...     prefixes = ("skyscraperseen_",)
+    >>> Seen([[1]]).keep_rows(np.array(["skyscraperseen_1_2_1", "skyscraper_1"])).tolist()
     [False, True]
+    >>> Seen([]).keep_rows(np.array(["skyscraperseen_1_2_1"])).tolist()   # it stood aside: every row stays
+    [True]
     """
-    labels = np.asarray(labels, dtype=str)
-    if not replaced:
-        return np.ones(labels.size, dtype=bool)
-    hit = np.zeros(labels.size, dtype=bool)
-    for prefix in prefixes:
-        hit |= np.char.startswith(labels, prefix)
-    return ~hit
+
+    prefixes: tuple[str, ...] = ()
+
+    def __init__(self, clauses: list[list[int]], n_aux: int = 0) -> None:
+        self.clauses, self.n_aux = clauses, n_aux
+
+    def keep_rows(self, labels: np.ndarray) -> np.ndarray:
+        """Which of the rows labelled ``labels`` still need their own encoding: all but those of
+        :attr:`prefixes`, and all when no clauses were made.
+
+        Parameters
+        ----------
+        labels : numpy.ndarray
+            Row labels (``fullranksame_1_2_3_1``, ``cagesum_2``, ...).
+
+        Returns
+        -------
+        numpy.ndarray
+            A boolean mask over ``labels``.
+        """
+        labels = np.asarray(labels, dtype=str)
+        if not self.clauses:
+            return np.ones(labels.size, dtype=bool)
+        hit = np.zeros(labels.size, dtype=bool)
+        for prefix in self.prefixes:
+            hit |= np.char.startswith(labels, prefix)
+        return ~hit
 
 
 def settled_clauses(model: Model, read: list[np.ndarray]) -> list[list[int]]:
@@ -244,8 +255,6 @@ def encoding_bytes(nonzeros: int, n: int, amo: str) -> int:
         if amo in ("cardnetwrk", "totalizer", "sortnetwrk") and n > _LOG2_BASE_N:
             per = int(per * (math.log2(n) / math.log2(_LOG2_BASE_N)) ** 2)
     return int(nonzeros) * per
-
-
 
 
 def _card():

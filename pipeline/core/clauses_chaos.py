@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.core.build import Model
-from pipeline.core.clauses import rows_not_in, settled_clauses
+from pipeline.core.clauses import ReplacedRows, settled_clauses
 from pipeline.core.rules.chaos import orthogonal_edges
 
 __all__ = ["CHAOS_REGIONS", "ChaosRegionClauses", "region_clauses"]
@@ -37,28 +37,8 @@ __all__ = ["CHAOS_REGIONS", "ChaosRegionClauses", "region_clauses"]
 CHAOS_REGIONS = True
 
 
-class ChaosRegionClauses:
+class ChaosRegionClauses(ReplacedRows):
     """The clauses of :func:`region_clauses` (no auxiliary variables); they replace no row."""
-
-    n_aux = 0
-
-    def __init__(self, clauses: list[list[int]]) -> None:
-        self.clauses = clauses
-
-    def keep_rows(self, labels: np.ndarray) -> np.ndarray:
-        """Every row keeps its encoding (these clauses are added beside them).
-
-        Parameters
-        ----------
-        labels : numpy.ndarray
-            Row labels.
-
-        Returns
-        -------
-        numpy.ndarray
-            All true, one a label.
-        """
-        return rows_not_in(labels, (), False)
 
 
 def region_clauses(model: Model, *, view: bool) -> ChaosRegionClauses:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.core.build import Model
-from pipeline.core.clauses import padded_clause_lists, rows_not_in, settled_clauses, value_literals
+from pipeline.core.clauses import ReplacedRows, padded_clause_lists, settled_clauses, value_literals
 from pipeline.core.rules.fullrank import FullRank
 
 __all__ = ["FULL_RANK", "FULL_RANK_PREFIXES", "FullRankClauses", "full_rank_clauses"]
@@ -39,35 +39,11 @@ FULL_RANK = True
 FULL_RANK_PREFIXES = ("fullranksame_", "fullrankfirst_")
 
 
-class FullRankClauses:
-    """The clauses of :func:`full_rank_clauses` (no auxiliary variables of their own);
-    ``keep_rows`` tells which rule rows still need their own encoding."""
+class FullRankClauses(ReplacedRows):
+    """The clauses of :func:`full_rank_clauses` (no auxiliary variables of their own), in place of
+    the rows of :data:`FULL_RANK_PREFIXES`."""
 
-    n_aux = 0
-
-    def __init__(self, clauses: list[list[int]]) -> None:
-        self.clauses = clauses
-
-    def keep_rows(self, labels: np.ndarray) -> np.ndarray:
-        """Which of the rows labelled ``labels`` still need their own encoding (all but the
-        full-rank same-prefix and first-difference rows; all when there are no clauses).
-
-        Parameters
-        ----------
-        labels : numpy.ndarray
-            Row labels (``fullranksame_1_2_3_1``, ``cagesum_2``, ...).
-
-        Returns
-        -------
-        numpy.ndarray
-            A boolean mask over ``labels``.
-
-        Examples
-        --------
-        >>> FullRankClauses([[1]]).keep_rows(np.array(["fullrankfirst_1_1_1_1", "fullrank_1"])).tolist()
-        [False, True]
-        """
-        return rows_not_in(labels, FULL_RANK_PREFIXES, bool(self.clauses))
+    prefixes = FULL_RANK_PREFIXES
 
 
 def _one_clue(xa: np.ndarray, xb: np.ndarray, same: np.ndarray, z: np.ndarray, t: np.ndarray) -> np.ndarray:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.core.build import Model
-from pipeline.core.clauses import padded_clause_lists, rows_not_in, settled_clauses, value_literals
+from pipeline.core.clauses import ReplacedRows, padded_clause_lists, settled_clauses, value_literals
 from pipeline.core.rules.skyscraper import HiddenSkyscraper
 
 __all__ = ["HIDDEN_SKYSCRAPERS", "HIDDEN_SKYSCRAPER_PREFIXES", "HiddenSkyscraperClauses", "hidden_skyscraper_clauses"]
@@ -36,34 +36,11 @@ HIDDEN_SKYSCRAPERS = True
 HIDDEN_SKYSCRAPER_PREFIXES = ("hiddenskyscrapertaller_", "hiddenskyscraperrise_")
 
 
-class HiddenSkyscraperClauses:
-    """The clauses of :func:`hidden_skyscraper_clauses` and the ``n_aux`` variables they use;
-    ``keep_rows`` tells which rule rows still need their own encoding."""
+class HiddenSkyscraperClauses(ReplacedRows):
+    """The clauses of :func:`hidden_skyscraper_clauses` and the ``n_aux`` variables they use, in
+    place of the rows of :data:`HIDDEN_SKYSCRAPER_PREFIXES`."""
 
-    def __init__(self, clauses: list[list[int]], n_aux: int) -> None:
-        self.clauses, self.n_aux = clauses, n_aux
-
-    def keep_rows(self, labels: np.ndarray) -> np.ndarray:
-        """Which of the rows labelled ``labels`` still need their own encoding (all but the
-        hidden skyscraper clues' taller and rise rows; all when there are no clauses).
-
-        Parameters
-        ----------
-        labels : numpy.ndarray
-            Row labels (``hiddenskyscraperrise_1_3_2``, ``hiddenskyscraper_1``, ...).
-
-        Returns
-        -------
-        numpy.ndarray
-            A boolean mask over ``labels``.
-
-        Examples
-        --------
-        >>> made = HiddenSkyscraperClauses([[1]], 0)
-        >>> made.keep_rows(np.array(["hiddenskyscraperrise_1_2_1", "hiddenskyscraper_1"])).tolist()
-        [False, True]
-        """
-        return rows_not_in(labels, HIDDEN_SKYSCRAPER_PREFIXES, bool(self.clauses))
+    prefixes = HIDDEN_SKYSCRAPER_PREFIXES
 
 
 def _one_clue(x: np.ndarray, target: int, first: int) -> np.ndarray:

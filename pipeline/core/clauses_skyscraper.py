@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.core.build import Model
-from pipeline.core.clauses import padded_clause_lists, rows_not_in, settled_clauses, value_literals
+from pipeline.core.clauses import ReplacedRows, padded_clause_lists, settled_clauses, value_literals
 from pipeline.core.rules.skyscraper import Skyscraper
 
 __all__ = ["SKYSCRAPERS", "SKYSCRAPER_PREFIXES", "SkyscraperClauses", "skyscraper_clauses"]
@@ -43,33 +43,11 @@ SKYSCRAPER_PREFIXES = ("skyscraperseen_", "skyscraperhidden_", "skyscraperlow_")
 _TRUE = 1 << 60   # the constant true literal while the clauses are made (false: _TRUE + 1)
 
 
-class SkyscraperClauses:
-    """The clauses of :func:`skyscraper_clauses` and the ``n_aux`` variables they use;
-    ``keep_rows`` tells which rule rows still need their own encoding."""
+class SkyscraperClauses(ReplacedRows):
+    """The clauses of :func:`skyscraper_clauses` and the ``n_aux`` variables they use, in place of
+    the rows of :data:`SKYSCRAPER_PREFIXES`."""
 
-    def __init__(self, clauses: list[list[int]], n_aux: int) -> None:
-        self.clauses, self.n_aux = clauses, n_aux
-
-    def keep_rows(self, labels: np.ndarray) -> np.ndarray:
-        """Which of the rows labelled ``labels`` still need their own encoding (all but the
-        skyscraper clues' seen, hidden and low rows; all when there are no clauses).
-
-        Parameters
-        ----------
-        labels : numpy.ndarray
-            Row labels (``skyscraperhidden_1_3_2_4``, ``skyscraper_1``, ...).
-
-        Returns
-        -------
-        numpy.ndarray
-            A boolean mask over ``labels``.
-
-        Examples
-        --------
-        >>> SkyscraperClauses([[1]], 0).keep_rows(np.array(["skyscraperseen_1_2_1", "skyscraper_1"])).tolist()
-        [False, True]
-        """
-        return rows_not_in(labels, SKYSCRAPER_PREFIXES, bool(self.clauses))
+    prefixes = SKYSCRAPER_PREFIXES
 
 
 def _one_clue(x: np.ndarray, aux: np.ndarray, low: np.ndarray, first: int) -> np.ndarray:

@@ -9,7 +9,6 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,55 +21,11 @@ from pipeline.core.decode import vector_from_grid
 from pipeline.core.puzzle import DEFAULT_PUZZLE, parse_grid, parse_puzzle
 from pipeline.core.verify import verify_grid
 
-PROJECT = Path(__file__).resolve().parents[2]
-
-# from the data sets' reference answers (computed by a SAT solver, not by this project)
-PUZZLE = "...2.5....9....73...2..9.6.2.....4.9....7....6.9.....1.8.4..1...63....8....6.8..."
-SOLUTION = "378265914596814732142739568217386459854971623639542871785423196463197285921658347"
-NO_SOLUTION = "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4."  # tdoku, 0
-THREE_SOLUTIONS = "8.........95.......67.........472968...913245...856137....9.716...6.8492......583"  # tdoku, 3
-
-CORE_COMMANDS = ["solve", "count", "build", "export", "import", "verify"]
+# the shared puzzles and runners (tests/cli/cli_helpers.py, as test_cli.py uses them)
+from cli_helpers import (NO_SOLUTION, PROJECT, PUZZLE, SOLUTION, assert_one_error_line, call, parse_printed_grid,
+                         run)
 
 
-def run(*args, input=None, cwd=None):
-    """``python -m pipeline ARGS`` in a subprocess -> (exit code, stdout, stderr)."""
-    env = dict(os.environ, PYTHONPATH=str(PROJECT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.run([sys.executable, "-m", "pipeline", *map(str, args)], input=input, capture_output=True,
-                          text=True, cwd=cwd or PROJECT, env=env, timeout=300)
-    return proc.returncode, proc.stdout, proc.stderr
-
-
-def call(capsys, *args):
-    """``pipeline.cli.main(ARGS)`` in process -> (exit code, stdout, stderr)."""
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def parse_printed_grid(text: str) -> np.ndarray:
-    """Read a grid printed with box separators, independently of the project's parser."""
-    rows = []
-    for line in text.strip().splitlines():
-        if set(line.strip()) <= set("-+"):
-            continue
-        rows.append([int(t) for t in line.replace("|", " ").split()])
-    return np.array(rows)
-
-
-def assert_one_error_line(code, out, err, startswith="error: "):
-    assert code == 2, (code, out, err)
-    assert "Traceback" not in err and "Traceback" not in out
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith(startswith), err
-    return lines[0]
-
-
-
-# ---------------------------------------------------------------------------------------------
-# issue 11 item 19: a solver's negative answer read by import is exit 1, as in solve
-# ---------------------------------------------------------------------------------------------
 def test_import_of_an_infeasible_answer_is_exit_1(tmp_path, capsys):
     code, _, err = call(capsys, "export", NO_SOLUTION, "--to", tmp_path, "--formats", "cnf,mps", "--quiet")
     assert code == 0, err

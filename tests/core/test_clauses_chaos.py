@@ -10,12 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from formats import cnf
 from pipeline.core import clauses_chaos, clauses_rules
 from pipeline.core.build import build_model
 from pipeline.core.clauses_chaos import region_clauses
 from pipeline.core.puzzle import parse_puzzle
-from sat_equivalence import assert_counts_alike, cadical_within
+from sat_equivalence import assert_cnf_before_switch_reads, assert_counts_alike, cadical_within
 
 pytest.importorskip("pysat.solvers")
 
@@ -93,17 +92,4 @@ def test_a_cnf_written_before_the_chaos_switch_still_reads(tmp_path, monkeypatch
     """A file written before ``chaos_regions`` (no such key: the chaos rows alone) reads as off;
     one written with it reads with the switch on."""
     model = build_model(parse_puzzle(json.dumps(chaos_doc(6))))
-    old, new = tmp_path / "old.cnf", tmp_path / "new.cnf"
-    cnf.write(model, new)
-    monkeypatch.setattr(clauses_chaos, "CHAOS_REGIONS", False)
-    cnf.write(model, old)
-    monkeypatch.setattr(clauses_chaos, "CHAOS_REGIONS", True)
-    text = old.read_text()
-    facts = json.loads(text.split(cnf.CNF_TAG, 1)[1].split("\n", 1)[0])
-    assert facts["rule_rows"]["encodings"].pop("chaos_regions") is False
-    line = f"c {cnf.CNF_TAG} {json.dumps(facts, separators=(',', ':'))}"
-    old.write_text("\n".join(line if cnf.CNF_TAG in row else row for row in text.split("\n")))
-    assert cnf.read_cnf(new).facts["rule_rows"]["encodings"]["chaos_regions"] is True
-    assert cnf.read_cnf(old).facts["rule_rows"]["clauses"] < cnf.read_cnf(new).facts["rule_rows"]["clauses"]
-    cnf.read(old)
-    cnf.read(new)
+    assert_cnf_before_switch_reads(tmp_path, monkeypatch, model, clauses_chaos, "CHAOS_REGIONS", "chaos_regions", adds=True)

@@ -11,12 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from formats import cnf
 from pipeline.core import clauses_hidden_skyscraper, clauses_rules
 from pipeline.core.build import build_model
 from pipeline.core.clauses_hidden_skyscraper import hidden_skyscraper_clauses
 from pipeline.core.puzzle import parse_puzzle
-from sat_equivalence import assert_counts_alike, cadical_within
+from sat_equivalence import assert_cnf_before_switch_reads, assert_counts_alike, cadical_within
 
 pytest.importorskip("pysat.solvers")
 
@@ -87,19 +86,8 @@ def test_a_cnf_without_the_key_reads_as_the_rows(tmp_path, monkeypatch):
     off = clauses_rules.rule_clauses(model, model.convention.n_vars, "pairwise", view=True,
                                      encodings={k: True for k in clauses_rules.ENCODING_KEYS
                                                 if k != "hidden_skyscrapers"})
-    old, new = tmp_path / "old.cnf", tmp_path / "new.cnf"
-    cnf.write(model, new)
-    monkeypatch.setattr(clauses_hidden_skyscraper, "HIDDEN_SKYSCRAPERS", False)
-    rows = clauses_rules.rule_clauses(model, model.convention.n_vars, "pairwise", view=True)
-    assert off.tokens.tolist() == rows.tokens.tolist()
-    cnf.write(model, old)
-    monkeypatch.setattr(clauses_hidden_skyscraper, "HIDDEN_SKYSCRAPERS", True)
-    text = old.read_text()
-    facts = json.loads(text.split(cnf.CNF_TAG, 1)[1].split("\n", 1)[0])
-    assert facts["rule_rows"]["encodings"].pop("hidden_skyscrapers") is False
-    line = f"c {cnf.CNF_TAG} {json.dumps(facts, separators=(',', ':'))}"
-    old.write_text("\n".join(line if cnf.CNF_TAG in row else row for row in text.split("\n")))
-    assert cnf.read_cnf(new).facts["rule_rows"]["encodings"]["hidden_skyscrapers"] is True
-    assert cnf.read_cnf(old).facts["rule_rows"]["clauses"] > cnf.read_cnf(new).facts["rule_rows"]["clauses"]
-    cnf.read(old)
-    cnf.read(new)
+    def between():
+        rows = clauses_rules.rule_clauses(model, model.convention.n_vars, "pairwise", view=True)
+        assert off.tokens.tolist() == rows.tokens.tolist()
+
+    assert_cnf_before_switch_reads(tmp_path, monkeypatch, model, clauses_hidden_skyscraper, "HIDDEN_SKYSCRAPERS", "hidden_skyscrapers", between=between)

@@ -9,12 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from formats import cnf
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core import clauses_running
 from pipeline.solvers import sat
-from sat_equivalence import assert_counts_alike, assert_holds_on, cadical_within, grid_literals
+from sat_equivalence import assert_cnf_before_switch_reads, assert_counts_alike, assert_holds_on, cadical_within, grid_literals
 from pipeline.core.clauses_running import running_sum_clauses
 from little_killer_puzzles import little_killer_puzzle
 from arrow_puzzles import arrow_puzzle, shared_arrow_puzzle
@@ -160,17 +159,4 @@ def test_a_cnf_written_before_the_prefix_switch_still_reads(tmp_path, monkeypatc
     """A file written with ``running_sums`` on but before ``prefix_sums`` (no such key: each sum
     on its own) reads; one written with it reads with the switch on."""
     model = build_model(parse_puzzle(json.dumps(shared_arrow_puzzle(1)[0])))
-    old, new = tmp_path / "old.cnf", tmp_path / "new.cnf"
-    cnf.write(model, new)
-    monkeypatch.setattr(clauses_running, "PREFIX_SUMS", False)
-    cnf.write(model, old)
-    monkeypatch.setattr(clauses_running, "PREFIX_SUMS", True)
-    text = old.read_text()
-    facts = json.loads(text.split(cnf.CNF_TAG, 1)[1].split("\n", 1)[0])
-    assert facts["rule_rows"]["encodings"].pop("prefix_sums") is False
-    line = f"c {cnf.CNF_TAG} {json.dumps(facts, separators=(',', ':'))}"
-    old.write_text("\n".join(line if cnf.CNF_TAG in row else row for row in text.split("\n")))
-    assert cnf.read_cnf(new).facts["rule_rows"]["encodings"]["prefix_sums"] is True
-    assert cnf.read_cnf(old).facts["rule_rows"]["clauses"] > cnf.read_cnf(new).facts["rule_rows"]["clauses"]
-    cnf.read(old)
-    cnf.read(new)
+    assert_cnf_before_switch_reads(tmp_path, monkeypatch, model, clauses_running, "PREFIX_SUMS", "prefix_sums")

@@ -10,13 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from formats import cnf
 from pipeline.core import clauses_running
 from pipeline.core.build import build_model
 from pipeline.core.clauses import value_literals
 from pipeline.core.clauses_running import running_sum_clauses
 from pipeline.core.puzzle import parse_puzzle
-from sat_equivalence import assert_counts_alike, cadical_within
+from sat_equivalence import assert_cnf_before_switch_reads, assert_counts_alike, cadical_within
 from weighted_sum_puzzles import weighted_sum_puzzle
 
 pytest.importorskip("pysat.solvers")
@@ -72,17 +71,4 @@ def test_a_cnf_written_before_the_weighted_switch_still_reads(tmp_path, monkeypa
     """A file written before ``weighted_sums`` (no such key: the weighted rows by their PB
     encodings) reads; one written with it reads with the switch on."""
     model = build_model(parse_puzzle(_entry("Letter Little Killer")))
-    old, new = tmp_path / "old.cnf", tmp_path / "new.cnf"
-    cnf.write(model, new)
-    monkeypatch.setattr(clauses_running, "WEIGHTED_SUMS", False)
-    cnf.write(model, old)
-    monkeypatch.setattr(clauses_running, "WEIGHTED_SUMS", True)
-    text = old.read_text()
-    facts = json.loads(text.split(cnf.CNF_TAG, 1)[1].split("\n", 1)[0])
-    assert facts["rule_rows"]["encodings"].pop("weighted_sums") is False
-    line = f"c {cnf.CNF_TAG} {json.dumps(facts, separators=(',', ':'))}"
-    old.write_text("\n".join(line if cnf.CNF_TAG in row else row for row in text.split("\n")))
-    assert cnf.read_cnf(new).facts["rule_rows"]["encodings"]["weighted_sums"] is True
-    assert cnf.read_cnf(old).facts["rule_rows"]["clauses"] > cnf.read_cnf(new).facts["rule_rows"]["clauses"]
-    cnf.read(old)
-    cnf.read(new)
+    assert_cnf_before_switch_reads(tmp_path, monkeypatch, model, clauses_running, "WEIGHTED_SUMS", "weighted_sums")
