@@ -1,9 +1,11 @@
 """Checks shared by the tests of the SAT engine's own encodings of rule rows (running sums,
-gated sums, combined sums): the clauses hold on the grid a puzzle's clues came from, and they
-change no count. Each test module passes its puzzle and how to switch its encoding off."""
+gated sums, combined sums, ...): the clauses hold on the grid a puzzle's clues came from, they
+change no count, a CNF written before an encoding's switch still reads; and the vendored ISS
+entries by name. Each test module passes its puzzle and how to switch its encoding off."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -15,6 +17,19 @@ from pipeline.core.build import build_model
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.clauses import clause_list, encode
 from pipeline.solvers import sat, sat_rules
+
+
+#: ISS's published puzzles vendored with the tests (name, input, solution a line)
+ISS_COLLECTION = Path(__file__).resolve().parent / "data" / "iss" / "collections.jsonl"
+
+
+def iss_entry(name: str) -> str:
+    """The ISS constraint string of the vendored collection's entry ``name`` (LookupError when absent)."""
+    for line in ISS_COLLECTION.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if entry["name"] == name:
+            return entry["input"]
+    raise LookupError(name)
 
 
 def grid_literals(model, grid: np.ndarray) -> list[int]:

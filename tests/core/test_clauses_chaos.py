@@ -5,7 +5,6 @@ the switch still reads."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,11 +13,9 @@ from pipeline.core import clauses_chaos, clauses_rules
 from pipeline.core.build import build_model
 from pipeline.core.clauses_chaos import region_clauses
 from pipeline.core.puzzle import parse_puzzle
-from sat_equivalence import assert_cnf_before_switch_reads, assert_counts_alike, cadical_within
+from sat_equivalence import assert_cnf_before_switch_reads, assert_counts_alike, cadical_within, iss_entry
 
 pytest.importorskip("pysat.solvers")
-
-COLLECTION = Path(__file__).resolve().parents[1] / "data" / "iss" / "collections.jsonl"
 
 
 def _name(cell: int, n: int) -> str:
@@ -83,9 +80,7 @@ def test_region_clauses_keep_apart_far_cells_and_join_neighbours():
 def test_let_there_be_chaos_is_solved_within_far_fewer_conflicts():
     # CaDiCaL counts it to 2 in about 78,000 conflicts with the region clauses, 390,000 without;
     # its first solution comes within 100,000 with them, between 100,000 and 200,000 without (2026-12-07)
-    entry = next(json.loads(line) for line in COLLECTION.read_text(encoding="utf-8").splitlines()
-                 if json.loads(line)["name"] == "Let there be chaos")
-    assert cadical_within(build_model(parse_puzzle(entry["input"])), 100_000) is True
+    assert cadical_within(build_model(parse_puzzle(iss_entry("Let there be chaos"))), 100_000) is True
 
 
 def test_a_cnf_written_before_the_chaos_switch_still_reads(tmp_path, monkeypatch):

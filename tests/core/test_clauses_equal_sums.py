@@ -5,7 +5,6 @@ grid the lines came from, they change no count, and a CNF of them reads back."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,22 +16,15 @@ from pipeline.core.clauses import encode
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core import clauses_running
 from pipeline.core.clauses_running import equal_sum_parts, running_sum_clauses
-from sat_equivalence import assert_counts_alike, assert_holds_on, cadical_within
+from sat_equivalence import assert_counts_alike, assert_holds_on, cadical_within, iss_entry
 from equal_sum_puzzles import equal_sum_puzzle
 from equalsum_rule_puzzles import equalsum_rule_puzzle
 
 pytest.importorskip("pysat.solvers")
 from pipeline.solvers import sat, sat_rules  # noqa: E402
 
-COLLECTION = Path(__file__).resolve().parents[1] / "data" / "iss" / "collections.jsonl"
 
 
-def _entry(name: str) -> str:
-    for line in COLLECTION.read_text(encoding="utf-8").splitlines():
-        entry = json.loads(line)
-        if entry["name"] == name:
-            return entry["input"]
-    raise LookupError(name)
 
 LINES = {"size": 9, "rules": [
     {"rule": "regionsum", "cells": ["r1c2", "r1c3", "r1c4", "r2c4", "r2c7"]},
@@ -54,13 +46,13 @@ def test_the_lines_rows_are_replaced_and_no_others():
 def test_region_sum_lines_hard_is_solved_within_twelve_thousand_conflicts():
     # CaDiCaL finds its answer in about 7,800 conflicts with the shared totals; with the rows'
     # pseudo-Boolean encodings it took about 22,000
-    model = build_model(parse_puzzle(_entry("Region sum lines, hard")))
+    model = build_model(parse_puzzle(iss_entry("Region sum lines, hard")))
     assert cadical_within(model, 12_000) is True
 
 
 def test_zipper_lines_easy_is_solved_within_a_thousand_conflicts():
     # about 420 conflicts with the shared totals, about 2,500 with the rows
-    model = build_model(parse_puzzle(_entry("Zipper lines - easy")))
+    model = build_model(parse_puzzle(iss_entry("Zipper lines - easy")))
     assert cadical_within(model, 1_000) is True
 
 
@@ -126,7 +118,7 @@ def test_the_equal_sum_rows_are_replaced_and_no_others():
 
 def test_segments_over_extra_cells_keep_their_rows():
     # House of Cards: segments 1-4 on the 6x6 grid, 5-8 over its skyscraper counts (extra cells)
-    model = build_model(parse_puzzle(_entry("House of Cards")))
+    model = build_model(parse_puzzle(iss_entry("House of Cards")))
     labels = np.array([f"equalsum_1_{s}" for s in range(2, 9)])
     made = running_sum_clauses(model, 10_000, view=True, segments=True)
     assert made.keep_rows(labels).tolist() == [False, False, False, True, True, True, True]
@@ -159,7 +151,7 @@ def test_the_random_equal_sum_puzzles_have_none_one_and_two_solutions():
 
 def test_magic_square_is_solved_with_a_tenth_of_the_rule_clauses(monkeypatch):
     # 5,888 rule clauses with the segments' shared total, 60,581 with the rows' encodings
-    model = build_model(parse_puzzle(_entry("Magic square")))
+    model = build_model(parse_puzzle(iss_entry("Magic square")))
     units = encode(model, "pairwise")
     ours, _ = sat_rules.rules_beyond_units(model, units.n_vars, units.amo, view=True)
     _segments_off(monkeypatch)()

@@ -4,7 +4,6 @@ puzzles, in a fraction of the clauses, and a CNF written without the switch read
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,18 +13,12 @@ from pipeline.core.build import build_model
 from pipeline.core.clauses_fullrank import full_rank_clauses
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.solvers import sat
+from sat_equivalence import iss_entry
 
 pytest.importorskip("pysat.solvers")
 
-COLLECTION = Path(__file__).resolve().parents[1] / "data" / "iss" / "collections.jsonl"
 
 
-def _entry(name: str) -> str:
-    for line in COLLECTION.read_text(encoding="utf-8").splitlines():
-        entry = json.loads(line)
-        if entry["name"] == name:
-            return entry["input"]
-    raise LookupError(name)
 
 
 def _solution(n: int, rng: np.random.Generator) -> np.ndarray:
@@ -100,7 +93,7 @@ def test_the_comparison_rows_are_replaced_and_no_others():
 
 def test_iss_6x6_full_rank_takes_a_twentieth_of_the_clauses(monkeypatch):
     # ISS "6x6: Full rank": 258,400 rule clauses with the rows' PB encodings, 10,804 with these
-    model = build_model(parse_puzzle(_entry("6x6: Full rank")))
+    model = build_model(parse_puzzle(iss_entry("6x6: Full rank")))
     on = clauses_rules.rule_clauses(model, model.convention.n_vars, "pairwise", view=True)
     assert on.encodings["full_rank"] and on.n_clauses < 20_000
 

@@ -5,8 +5,6 @@ Full Odd' within a conflict budget the rows could not meet, and a CNF written wi
 reads as the rows."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,17 +13,13 @@ from pipeline.core import clauses_hidden_skyscraper, clauses_rules
 from pipeline.core.build import build_model
 from pipeline.core.clauses_hidden_skyscraper import hidden_skyscraper_clauses
 from pipeline.core.puzzle import parse_puzzle
-from sat_equivalence import assert_cnf_before_switch_reads, assert_counts_alike, cadical_within
+from sat_equivalence import assert_cnf_before_switch_reads, assert_counts_alike, cadical_within, iss_entry
 
 pytest.importorskip("pysat.solvers")
 
-COLLECTION = Path(__file__).resolve().parents[1] / "data" / "iss" / "collections.jsonl"
 BOX = {4: "2x2", 6: "2x3", 9: "3x3"}
 
 
-def _entry(name: str) -> str:
-    return next(json.loads(line)["input"] for line in COLLECTION.read_text(encoding="utf-8").splitlines()
-                if json.loads(line)["name"] == name)
 
 
 def _puzzle(n: int, seed: int) -> dict:
@@ -64,7 +58,7 @@ def test_random_puzzles_count_as_the_rows_grid_for_grid(n, seed, clues, monkeypa
 
 
 def test_the_taller_and_rise_rows_are_replaced_and_no_others():
-    model = build_model(parse_puzzle(_entry("Hidden skyscrapers")))
+    model = build_model(parse_puzzle(iss_entry("Hidden skyscrapers")))
     made = hidden_skyscraper_clauses(model, 1000, view=True)
     labels = np.array(["hiddenskyscraper_1", "hiddenskyscrapertaller_1_2", "hiddenskyscraperrise_1_3_2",
                        "skyscraperhidden_1_3_2_4", "cagesum_1"])
@@ -75,14 +69,14 @@ def test_the_taller_and_rise_rows_are_replaced_and_no_others():
 
 def test_hidden_skyscraper_full_odd_is_solved_within_a_conflict_budget():
     # CaDiCaL: 6,597 conflicts with the rows' PB encodings, 1,590 with the suffix "or"
-    model = build_model(parse_puzzle(_entry("Hidden Skyscraper - Full Odd")))
+    model = build_model(parse_puzzle(iss_entry("Hidden Skyscraper - Full Odd")))
     assert cadical_within(model, 3_000) is True
 
 
 def test_a_cnf_without_the_key_reads_as_the_rows(tmp_path, monkeypatch):
     """``encodings`` without ``hidden_skyscrapers`` encodes the rows; a file written before the
     switch (no such key) reads, with more clauses than one written with it."""
-    model = build_model(parse_puzzle(_entry("Hidden skyscrapers")))
+    model = build_model(parse_puzzle(iss_entry("Hidden skyscrapers")))
     off = clauses_rules.rule_clauses(model, model.convention.n_vars, "pairwise", view=True,
                                      encodings={k: True for k in clauses_rules.ENCODING_KEYS
                                                 if k != "hidden_skyscrapers"})

@@ -13,7 +13,7 @@ from pipeline.core.build import build_model
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core import clauses_running
 from pipeline.solvers import sat
-from sat_equivalence import assert_cnf_before_switch_reads, assert_counts_alike, assert_holds_on, cadical_within, grid_literals
+from sat_equivalence import assert_cnf_before_switch_reads, assert_counts_alike, assert_holds_on, cadical_within, grid_literals, iss_entry
 from pipeline.core.clauses_running import running_sum_clauses
 from little_killer_puzzles import little_killer_puzzle
 from arrow_puzzles import arrow_puzzle, shared_arrow_puzzle
@@ -23,18 +23,12 @@ pysat_solvers = pytest.importorskip("pysat.solvers")
 COLLECTION = Path(__file__).resolve().parents[1] / "data" / "iss" / "collections.jsonl"
 
 
-def _entry(name: str) -> str:
-    for line in COLLECTION.read_text(encoding="utf-8").splitlines():
-        entry = json.loads(line)
-        if entry["name"] == name:
-            return entry["input"]
-    raise LookupError(name)
 
 
 def test_snipes_5_is_solved_within_a_few_thousand_conflicts():
     # CaDiCaL finds its answer in about 2,800 conflicts with the running sums; with the clue rows'
     # pseudo-Boolean encodings it took about 35,000
-    model = build_model(parse_puzzle(_entry("LITTLE_KILLER_SNIPES#5")))
+    model = build_model(parse_puzzle(iss_entry("LITTLE_KILLER_SNIPES#5")))
     assert cadical_within(model, 10_000) is True
 
 
@@ -63,7 +57,7 @@ def test_the_arrows_rows_are_replaced_and_no_others():
 def test_long_sums_1_is_solved_within_a_hundred_thousand_conflicts():
     # a pill arrow of 33 line cells: CaDiCaL counts it to 2 in about 62,000 conflicts with the
     # running sum; with the row's pseudo-Boolean encoding, 3,000,000 were not enough
-    model = build_model(parse_puzzle(_entry("Long sums 1")))
+    model = build_model(parse_puzzle(iss_entry("Long sums 1")))
     assert cadical_within(model, 100_000) is True
 
 
@@ -136,7 +130,7 @@ def test_shared_tails_change_no_count(seed, off, clues, monkeypatch):
 
 def test_shared_tails_share_their_rows(monkeypatch):
     # "Triple digits": ten arrows and pill arrows whose lines all end on the same cells
-    model = build_model(parse_puzzle(_entry("Triple digits")))
+    model = build_model(parse_puzzle(iss_entry("Triple digits")))
     ours = running_sum_clauses(model, 729, view=False, prefixes=True)
     theirs = running_sum_clauses(model, 729, view=False, prefixes=False)
     assert ours.labels == theirs.labels

@@ -7,7 +7,6 @@ could not meet, and a CNF written without the switch reads as the rows."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,17 +16,13 @@ from pipeline.core.build import build_model
 from pipeline.core.clauses_skyscraper import skyscraper_clauses
 from pipeline.core.iss import document_from_iss
 from pipeline.core.puzzle import parse_puzzle
-from sat_equivalence import assert_cnf_before_switch_reads, assert_counts_alike, cadical_within
+from sat_equivalence import assert_cnf_before_switch_reads, assert_counts_alike, cadical_within, iss_entry
 
 pytest.importorskip("pysat.solvers")
 
-COLLECTION = Path(__file__).resolve().parents[1] / "data" / "iss" / "collections.jsonl"
 BOX = {4: "2x2", 6: "2x3", 9: "3x3"}
 
 
-def _entry(name: str) -> str:
-    return next(json.loads(line)["input"] for line in COLLECTION.read_text(encoding="utf-8").splitlines()
-                if json.loads(line)["name"] == name)
 
 
 def _solution(n: int, rng: np.random.Generator) -> np.ndarray:
@@ -83,14 +78,14 @@ def test_the_seen_hidden_and_low_rows_are_replaced_and_no_others():
 
 def test_skyscraper_all_5_is_solved_within_a_conflict_budget():
     # CaDiCaL: 23,519 conflicts with the rows' PB encodings, 6,171 with the running maxima
-    model = build_model(parse_puzzle(_entry("Skyscraper - all 5")))
+    model = build_model(parse_puzzle(iss_entry("Skyscraper - all 5")))
     assert cadical_within(model, 12_000) is True
 
 
 def test_a_cnf_without_the_key_reads_as_the_rows(tmp_path, monkeypatch):
     """``encodings`` without ``skyscrapers`` encodes the rows; a file written before the switch
     (no such key) reads, with more clauses than one written with it."""
-    model = build_model(parse_puzzle(_entry("4x6: Skyscraper")))
+    model = build_model(parse_puzzle(iss_entry("4x6: Skyscraper")))
     off = clauses_rules.rule_clauses(model, model.convention.n_vars, "pairwise", view=True,
                                      encodings={k: True for k in clauses_rules.ENCODING_KEYS if k != "skyscrapers"})
     def between():
@@ -132,8 +127,8 @@ def test_more_values_than_the_side_count_as_the_rows(seed, clues, monkeypatch):
 def test_buy_or_rent_gets_the_running_maxima_and_counts_as_the_rows(monkeypatch):
     """A 7x7 of 1..9 (more values than its side): the clues are encoded, over all nine digits,
     and the entry counts as with the rows (one grid, the same)."""
-    model = build_model(parse_puzzle(_entry("Buy Or Rent? (Skyscraper Version)")))
+    model = build_model(parse_puzzle(iss_entry("Buy Or Rent? (Skyscraper Version)")))
     made = skyscraper_clauses(model, 10_000, view=True)
     assert made.clauses and made.n_aux == 10 * 6 * 8   # ten clues, six places after the first, 8 levels
-    assert_counts_alike(document_from_iss(_entry("Buy Or Rent? (Skyscraper Version)")), "rows",
+    assert_counts_alike(document_from_iss(iss_entry("Buy Or Rent? (Skyscraper Version)")), "rows",
                         lambda: monkeypatch.setattr(clauses_skyscraper, "SKYSCRAPERS", False))

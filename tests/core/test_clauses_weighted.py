@@ -5,7 +5,6 @@ the rows' own encodings, and CNF files written before the switch still read."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,23 +14,19 @@ from pipeline.core.build import build_model
 from pipeline.core.clauses import value_literals
 from pipeline.core.clauses_running import running_sum_clauses
 from pipeline.core.puzzle import parse_puzzle
-from sat_equivalence import assert_cnf_before_switch_reads, assert_counts_alike, cadical_within
+from sat_equivalence import assert_cnf_before_switch_reads, assert_counts_alike, cadical_within, iss_entry
 from weighted_sum_puzzles import weighted_sum_puzzle
 
 pytest.importorskip("pysat.solvers")
 
-COLLECTION = Path(__file__).resolve().parents[1] / "data" / "iss" / "collections.jsonl"
 
 
-def _entry(name: str) -> str:
-    return next(json.loads(line)["input"] for line in COLLECTION.read_text(encoding="utf-8").splitlines()
-                if json.loads(line)["name"] == name)
 
 
 def test_letter_little_killer_is_solved_within_a_few_thousand_conflicts():
     # CaDiCaL finds its answer in under 5,000 conflicts with the running sums; with the weighted
     # rows' pseudo-Boolean encodings 300,000 were not enough
-    model = build_model(parse_puzzle(_entry("Letter Little Killer")))
+    model = build_model(parse_puzzle(iss_entry("Letter Little Killer")))
     assert cadical_within(model, 20_000) is True
 
 
@@ -70,5 +65,5 @@ def test_the_weighted_sums_change_no_count(seed, clues, monkeypatch):
 def test_a_cnf_written_before_the_weighted_switch_still_reads(tmp_path, monkeypatch):
     """A file written before ``weighted_sums`` (no such key: the weighted rows by their PB
     encodings) reads; one written with it reads with the switch on."""
-    model = build_model(parse_puzzle(_entry("Letter Little Killer")))
+    model = build_model(parse_puzzle(iss_entry("Letter Little Killer")))
     assert_cnf_before_switch_reads(tmp_path, monkeypatch, model, clauses_running, "WEIGHTED_SUMS", "weighted_sums")
