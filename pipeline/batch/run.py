@@ -470,7 +470,7 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
     except KeyboardInterrupt:
         interrupted = True
     except Exception as e:
-        interrupted = isinstance(stops.unwrapped(e), KeyboardInterrupt)   # wrapped by a class's creation
+        interrupted = stops.wrapped_interrupt(e)   # wrapped by a class's creation
         error = None if interrupted else e
     for engine in made:
         if engine is not runner:   # a stop after its workers started, before it was returned: none left running
@@ -526,7 +526,7 @@ def _run_with(out: Path, config: BatchConfig, manifest: dict, records: dict, pay
         except KeyboardInterrupt:
             interrupted = True
         except Exception as e:
-            interrupted = isinstance(stops.unwrapped(e), KeyboardInterrupt)   # wrapped by a class's creation
+            interrupted = stops.wrapped_interrupt(e)   # wrapped by a class's creation
             # a crashed worker, a part that cannot be written: what is still out is never written
             error = None if interrupted else e
         finally:

@@ -299,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:   # outside _run's own handling, or raised inside its handlers
         code = _report_interrupt()
     except Exception as e:  # noqa: BLE001 - the same: one line, exit 70
-        if stops.interrupting() or isinstance(stops.unwrapped(e), KeyboardInterrupt):
+        if stops.interrupting() or stops.wrapped_interrupt(e):
             code = _report_interrupt()
         elif os.environ.get(TRACEBACK_VARIABLE, "") not in ("", "0"):
             raise   # a developer asked for the traceback
@@ -419,7 +419,7 @@ def _run(argv: list[str] | None) -> int:
         # a C extension that met the KeyboardInterrupt turned it into its own error (an import's
         # "initialization failed"), or Python wrapped it (a class made as it landed: "Error calling
         # __set_name__", also under Python's own SIGINT handling): the interrupt is still what happened
-        if stops.interrupting() or isinstance(stops.unwrapped(e), KeyboardInterrupt):
+        if stops.interrupting() or stops.wrapped_interrupt(e):
             return _report_interrupt()
         if os.environ.get(TRACEBACK_VARIABLE, "") not in ("", "0"):
             raise   # a developer asked for the traceback

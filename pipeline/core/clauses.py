@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     import scipy.sparse as sp
 
 __all__ = ["AMO_ENCODINGS", "DEFAULT_AMO", "DEFAULT_BACKEND", "AUTO_PAIRWISE_MAX", "Encoding", "EncodingTooLarge",
-           "Template", "amo_template", "check_encoding_memory", "clause_list", "clause_tokens", "encode",
+           "Template", "amo_template", "aux_variables", "check_encoding_memory", "clause_list", "clause_tokens", "encode",
            "encoding_bytes", "iter_clause_tokens", "padded_clause_lists", "ReplacedRows", "keep_pysat_off_sigint", "resolve_amo", "settled_clauses", "value_literals"]
 
 #: The python-sat solver the SAT engine uses unless ``--sat-backend`` names another (here, so the
@@ -75,8 +75,7 @@ def value_literals(model: Model, cells: np.ndarray, n_digits: int | None = None)
     """``(len(cells), N)``: the SAT variable (position + 1) of each cell's each value, the
     literals the SAT engine's own rule encodings (running sums, combined sums) are written over.
     An extra cell (``rows * cols + k``, ISS ``Var``) reads its digit columns, the first auxiliary
-    columns (:func:`pipeline.core.extracells.extra_column_names`); its values are the grid's, so
-    ``N`` must be the puzzle's ``n_values`` there (the callers' puzzles have ``n_values == n``).
+    columns (:func:`pipeline.core.extracells.extra_column_names`), ``n_values`` of them a cell.
 
     Parameters
     ----------
@@ -173,6 +172,49 @@ class ReplacedRows:
         for prefix in self.prefixes:
             hit |= np.char.startswith(labels, prefix)
         return ~hit
+
+
+def aux_variables(model: Model, family: str, *, view: bool) -> Callable[[list[str]], np.ndarray | None]:
+    """A lookup of a rule's own auxiliary columns by name (``aux_<family>_...``), for an encoding
+    written over them: ``lookup(names)`` gives their SAT variables (position + 1), or None when one
+    is missing or, in a reduced solver view, was settled (left out of the solver), where the
+    encoding stands aside and the rows keep theirs.
+
+    Parameters
+    ----------
+    model : Model
+        The model (its auxiliary names; columns).
+    family : str
+        The names' prefix after ``aux_`` (``"fullrank"``: ``aux_fullrank_1_2_3``).
+    view : bool
+        A one-puzzle engine's solver view (a reduced model's settled columns are not in it).
+
+    Returns
+    -------
+    callable
+        ``names -> numpy.ndarray`` (int64, one variable a name) or None.
+
+    Examples
+    --------
+    >>> from pipeline import build_model, parse_puzzle
+    >>> model = build_model(parse_puzzle('{"size": 4, "rules": [{"rule": "skyscraper", "clue": "r0c1", "count": 2}]}'))
+    >>> lookup = aux_variables(model, "skyscraper", view=True)
+    >>> lookup(["aux_skyscraper_1_2"]).tolist() == [model.convention.n_vars + 1], lookup(["aux_skyscraper_9_9"])
+    (True, None)
+    """
+    names = np.asarray(model.aux_names, dtype=str)
+    own = np.flatnonzero(np.char.startswith(names, f"aux_{family}_"))
+    at = dict(zip(names[own].tolist(), own.tolist()))
+    n_vars = model.convention.n_vars
+
+    def lookup(wanted: list[str]) -> np.ndarray | None:
+        if any(name not in at for name in wanted):
+            return None
+        positions = np.array([at[name] for name in wanted], dtype=np.int64) + n_vars
+        if view and model.is_reduced and not np.isin(positions, model.columns).all():
+            return None
+        return positions + 1
+    return lookup
 
 
 def settled_clauses(model: Model, read: list[np.ndarray]) -> list[list[int]]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.core.build import Model
-from pipeline.core.clauses import ReplacedRows, padded_clause_lists, settled_clauses, value_literals
+from pipeline.core.clauses import ReplacedRows, aux_variables, padded_clause_lists, settled_clauses, value_literals
 from pipeline.core.rules.fullrank import FullRank
 
 __all__ = ["FULL_RANK", "FULL_RANK_PREFIXES", "FullRankClauses", "full_rank_clauses"]
@@ -93,26 +93,22 @@ def full_rank_clauses(model: Model, *, view: bool) -> FullRankClauses:
     clues = [rule for rule in puzzle.rules if isinstance(rule, FullRank)]
     if not clues or puzzle.layout is not None or puzzle.n_values != puzzle.n:
         return FullRankClauses([])
-    names = np.asarray(model.aux_names, dtype=str)
-    own = np.flatnonzero(np.char.startswith(names, "aux_fullrank_"))
-    at = dict(zip(names[own].tolist(), own.tolist()))
-    n, n_vars = puzzle.n, model.convention.n_vars
+    lookup = aux_variables(model, "fullrank", view=view)
+    n = puzzle.n
     m = 4 * n - 1
     b, j = np.divmod(np.arange(m * (n + 1)), n + 1)
     parts, touched = [], []
     for index, rule in enumerate(clues, start=1):
-        wanted = [f"aux_fullrank_{index}_{bb}_{jj}" for bb, jj in zip((b + 1).tolist(), (j + 1).tolist())]
-        if any(name not in at for name in wanted):
+        found = lookup([f"aux_fullrank_{index}_{bb}_{jj}" for bb, jj in zip((b + 1).tolist(), (j + 1).tolist())])
+        if found is None:
             return FullRankClauses([])
-        aux = np.array([at[name] for name in wanted], dtype=np.int64).reshape(m, n + 1) + n_vars
-        if view and model.is_reduced and not np.isin(aux, model.columns).all():
-            return FullRankClauses([])
+        aux = found.reshape(m, n + 1)
         a = np.asarray(rule.cell_list, dtype=np.int64)
         others = rule.others(puzzle.board)
         xa, xb = value_literals(model, a), value_literals(model, others.ravel()).reshape(m, n, n)
         touched += [xa.ravel() - 1, xb.ravel() - 1]
-        z = np.concatenate([np.zeros((m, 1), dtype=np.int64), aux[:, :n] + 1], axis=1)
-        parts.append(_one_clue(xa, xb, others == a[None, :], z, aux[:, n] + 1))
+        z = np.concatenate([np.zeros((m, 1), dtype=np.int64), aux[:, :n]], axis=1)
+        parts.append(_one_clue(xa, xb, others == a[None, :], z, aux[:, n]))
     clauses = padded_clause_lists(np.concatenate(parts))
     if view:   # settled positions are not in the solver: fixed here
         clauses += settled_clauses(model, touched)

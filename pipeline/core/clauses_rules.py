@@ -228,9 +228,9 @@ def rule_clauses(model: Model, top: int, amo: str, *, view: bool, card: str = DE
     # the sandwiches', X-sums' and lunchboxes' gated sums (their sum rows are left out too)
     outside = outside_sum_clauses(model, at, view=view, lunchbox_ends=on["lunchbox_ends"]) \
         if on["outside_sums"] else None
+    at += 0 if outside is None else outside.n_aux
     # the full-rank clues' comparisons (over the rule's own auxiliary columns: no variables of their own)
     ranks = full_rank_clauses(model, view=view) if on["full_rank"] else None
-    at += 0 if outside is None else outside.n_aux
     # the skyscraper clues' seen and hidden conditions over running maxima (their count rows stay)
     towers = skyscraper_clauses(model, at, view=view) if on["skyscrapers"] else None
     at += 0 if towers is None else towers.n_aux

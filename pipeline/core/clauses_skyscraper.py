@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.core.build import Model
-from pipeline.core.clauses import ReplacedRows, padded_clause_lists, settled_clauses, value_literals
+from pipeline.core.clauses import ReplacedRows, aux_variables, padded_clause_lists, settled_clauses, value_literals
 from pipeline.core.rules.skyscraper import Skyscraper
 
 __all__ = ["SKYSCRAPERS", "SKYSCRAPER_PREFIXES", "SkyscraperClauses", "skyscraper_clauses"]
@@ -105,24 +105,18 @@ def skyscraper_clauses(model: Model, top: int, *, view: bool) -> SkyscraperClaus
     clues = [rule for rule in puzzle.rules if isinstance(rule, Skyscraper)]
     if not clues or puzzle.layout is not None:
         return SkyscraperClauses([], 0)
-    names = np.asarray(model.aux_names, dtype=str)
-    own = np.flatnonzero(np.char.startswith(names, "aux_skyscraper_"))
-    at = dict(zip(names[own].tolist(), own.tolist()))
-    n_vars = model.convention.n_vars
+    lookup = aux_variables(model, "skyscraper", view=view)
     n = puzzle.n_values                # heights: every digit index (a 7x7 of 1..9 has 9)
     low = np.asarray(puzzle.board.value_of[:n]) <= 0
     parts, touched, n_aux = [np.zeros((0, 4), dtype=np.int64)], [], 0
     for index, rule in enumerate(clues, start=1):
         cells = rule.cells()
-        wanted = [f"aux_skyscraper_{index}_{i}" for i in range(2, cells.size + 1)]
-        if any(name not in at for name in wanted):
-            return SkyscraperClauses([], 0)
-        aux = np.array([at[name] for name in wanted], dtype=np.int64) + n_vars
-        if view and model.is_reduced and not np.isin(aux, model.columns).all():
+        aux = lookup([f"aux_skyscraper_{index}_{i}" for i in range(2, cells.size + 1)])
+        if aux is None:
             return SkyscraperClauses([], 0)
         x = value_literals(model, cells, n)
         touched.append(x.ravel() - 1)
-        parts.append(_one_clue(x, aux + 1, low, top + 1 + n_aux))
+        parts.append(_one_clue(x, aux, low, top + 1 + n_aux))
         n_aux += (cells.size - 1) * (n - 1)
     clauses = padded_clause_lists(np.concatenate(parts))
     if view:   # settled positions are not in the solver: fixed here

@@ -48,7 +48,7 @@ from pipeline.core.time_estimates import estimated_seconds as estimated_seconds,
 from pipeline.core.time_estimates import too_long_to_start as too_long_to_start
 
 __all__ = ["BUILD_CPU_SECONDS_PER_NONZERO", "DEADLINE_GRACE", "DEADLINE_SLACK", "INTERRUPT_GRACE", "ORDERLY_STOP_GRACE", "Deadline",
-           "DeadlineReached", "begin", "calling_on_stop", "ended_at_own_deadline", "removed_at_hard_exit", "deferred", "deferred_signals", "estimated_build_seconds", "held", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "raise_if_stop", "report_interrupt", "unwrapped", "watch", "say_seconds",
+           "DeadlineReached", "begin", "calling_on_stop", "ended_at_own_deadline", "removed_at_hard_exit", "deferred", "deferred_signals", "estimated_build_seconds", "held", "estimated_seconds", "finish", "install", "interrupting", "python_sigint", "raise_if_stop", "report_interrupt", "unwrapped", "wrapped_interrupt", "watch", "say_seconds",
            "shutdown_started", "stop_requested", "temporary_directory", "stopping_in_order", "TOO_LONG_TO_START", "too_long_to_start", "watching_flag"]
 
 #: Seconds a Ctrl-C may take to reach Python code (which then ends with one line and exit 130)
@@ -376,6 +376,12 @@ def unwrapped(error: BaseException) -> BaseException:
     while type(inner) is RuntimeError and inner.__cause__ is not None and str(inner).startswith(_SET_NAME_WRAPPING):
         inner = inner.__cause__
     return inner if inner is not error and isinstance(inner, (KeyboardInterrupt, DeadlineReached)) else error
+
+
+def wrapped_interrupt(error: BaseException) -> bool:
+    """Whether ``error`` is a Ctrl-C the interpreter wrapped (:func:`unwrapped` finds a
+    KeyboardInterrupt in it): for the places that count a stop rather than raise it."""
+    return isinstance(unwrapped(error), KeyboardInterrupt)
 
 
 def raise_if_stop(error: BaseException) -> None:

@@ -160,7 +160,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
                 except KeyboardInterrupt:   # keep what is made: FILE gets the puzzles finished so far
                     interrupted = True
                 except Exception as e:   # the same Ctrl-C, wrapped by a class's creation
-                    if not isinstance(stops.unwrapped(e), KeyboardInterrupt):
+                    if not stops.wrapped_interrupt(e):
                         raise
                     interrupted = True
                 if not written:   # nothing to keep: an earlier FILE is not replaced by an empty one
