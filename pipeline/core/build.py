@@ -229,8 +229,13 @@ class Model:
 
     @cached_property
     def R(self) -> RuleRows:
-        """The rows of the rules beyond units (built on first use)."""
-        return build_rule_rows(self.puzzle, self.convention)
+        """The rows of the rules beyond units (built on first use, once per shape, rules and
+        convention: the rows do not depend on the clues, so a presolved model and a batch's records
+        of one rule group share them through the puzzle's shape cache)."""
+        cached = shape_cache(self.puzzle).setdefault("rule_rows", {})
+        if self.convention not in cached:
+            cached[self.convention] = build_rule_rows(self.puzzle, self.convention)
+        return cached[self.convention]
 
     @cached_property
     def aux_names(self) -> np.ndarray:

@@ -18,7 +18,6 @@ model).
 """
 from __future__ import annotations
 
-import dataclasses
 import time
 from dataclasses import dataclass
 
@@ -27,6 +26,7 @@ import numpy as np
 from pipeline.core.build import Model, build_model
 from pipeline.core.errors import PuzzleError
 from pipeline.core.propagate import MAX_BITS_N, propagate_puzzle
+from pipeline.core.puzzle import with_other_clues
 
 __all__ = ["DEFAULT_PRESOLVE", "PRESOLVE_METHODS", "Presolved", "presolve"]
 
@@ -146,7 +146,8 @@ def presolve(model: Model, method: str = DEFAULT_PRESOLVE) -> Presolved:
     grid = np.where(puzzle.grid > 0, puzzle.grid, singles.grid)
     placed = int(np.count_nonzero(grid) - np.count_nonzero(puzzle.grid))
     try:
-        with_singles = dataclasses.replace(puzzle, grid=grid) if placed else puzzle
+        # the clues alone checked again; the shape cache shared, so the rule rows are not built twice
+        with_singles = with_other_clues(puzzle, grid) if placed else puzzle
     except PuzzleError:   # the decided cells break a rule: every solution would hold them, so none exists
         return Presolved(model, model, method, placed, contradiction=True, seconds=time.perf_counter() - start)
     reduced = build_model(with_singles, conv.scheme, conv.order, "reduce", model.objective)

@@ -148,7 +148,8 @@ def rule_rows_outlast(model: Any, seconds: float | None) -> str:
     str
     """
     puzzle = getattr(model, "puzzle", None)
-    if seconds is None or puzzle is None or "R" in vars(model):
+    if seconds is None or puzzle is None or "R" in vars(model) or \
+            getattr(model, "convention", None) in shape_cache(puzzle).get("rule_rows", {}):
         return ""
     need = estimated_seconds(RULE_BUILD_CPU_SECONDS_PER_NONZERO * rule_build_nonzeros(puzzle))
     return "" if need <= seconds else too_long_to_start("building the rule rows", need, int(rule_nonzeros(puzzle)))

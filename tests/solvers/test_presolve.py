@@ -164,3 +164,19 @@ def test_past_the_singles_kernels_side_the_clues_alone_reduce_the_model(monkeypa
     assert result.status == "optimal" and result.unique is True
     assert (result.grid == answer.grid).all()
     assert presolve(build_model(parse_puzzle("." * 81))).model.n_cols == 729   # no clue: nothing to leave out
+
+
+def test_the_presolved_model_shares_the_rule_rows_built_for_the_puzzle():
+    # the rule rows do not depend on the clues: the model singles leave reads the rows the
+    # puzzle's model built (``auto`` asks the original model first), not a second build
+    puzzle = parse_puzzle("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+                          rules=[{"rule": "thermo", "cells": ["r1c3", "r1c4"]}])
+    model = build_model(puzzle)
+    done = presolve(model)
+    assert done.placed > 0 and done.reduced
+    assert done.model.R is model.R
+    # another convention has other column positions: its own rows
+    other = build_model(puzzle, scheme="block", order="C")
+    assert other.R is not model.R
+    assert other.R.rhs.tolist() == model.R.rhs.tolist()
+    assert not np.array_equal(other.R.entries[1], model.R.entries[1])
