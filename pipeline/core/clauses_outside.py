@@ -105,8 +105,13 @@ class _Vars:
 
 def _pad(*columns: np.ndarray) -> np.ndarray:
     """Clauses as rows of ``_WIDTH`` literals from equal-length columns (0 pads)."""
-    rows = np.column_stack(np.broadcast_arrays(*columns))
-    return np.pad(rows, ((0, 0), (0, _WIDTH - rows.shape[1])))
+    # filled column by column: np.pad's set-up was 60% of a lunchbox line's clauses (3,260 calls a
+    # 20-puzzle run, 15 ms a solve)
+    parts = np.broadcast_arrays(*columns)
+    rows = np.zeros((parts[0].size, _WIDTH), dtype=np.result_type(*parts))
+    for j, part in enumerate(parts):
+        rows[:, j] = part.ravel()
+    return rows
 
 
 def _gated_sum(x: np.ndarray, weights: np.ndarray, gates: np.ndarray, total: int, var: _Vars) -> np.ndarray:
