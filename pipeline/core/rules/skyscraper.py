@@ -132,25 +132,26 @@ class Skyscraper(OutsideLine, AuxRule):
 
 
 def _seen_rows(cells: np.ndarray, n: int, index: int, start: int = 0) -> AuxRows:
-    """``skyscraperseen_k_i_d``: ``x[c_i, d] - sum_{j<i, e>=d} x[c_j, e] - aux_i <= 0``, ``d >= start``."""
-    rows_c, rows_d, term_row, term_cell, term_digit, term_coef = [], [], [], [], [], []
-    r = 0
-    for i in range(1, cells.size):
-        for d in range(start, n):
-            earlier = np.repeat(cells[:i], n - d)
-            heights = np.tile(np.arange(d, n), i)
-            term_row.append(np.full(1 + earlier.size, r))
-            term_cell.append(np.concatenate([[cells[i]], earlier]))
-            term_digit.append(np.concatenate([[d], heights]))
-            term_coef.append(np.concatenate([[1], -np.ones(earlier.size, dtype=np.int64)]))
-            rows_c.append(i - 1)
-            rows_d.append(d + 1)
-            r += 1
-    aux_col = np.array(rows_c, dtype=np.int64)
-    labels = np.stack([np.full(r, index), aux_col + 2, np.array(rows_d)], axis=1)
-    return AuxRows("skyscraperseen", np.concatenate(term_row), np.concatenate(term_cell).astype(np.int64),
-                   np.concatenate(term_digit).astype(np.int64), np.concatenate(term_coef).astype(np.int64),
-                   np.zeros(r, dtype=np.int64), "L", labels, np.arange(r), aux_col, -np.ones(r, dtype=np.int64))
+    """``skyscraperseen_k_i_d``: ``x[c_i, d] - sum_{j<i, e>=d} x[c_j, e] - aux_i <= 0``, ``d >= start``.
+
+    Rows ``(i, d)``, ``i = 1..L-1`` (0-based), ``d`` fastest; each row's terms are ``x[c_i, d]``
+    then ``x[c_j, e]`` for ``j < i``, ``e = d..n-1`` (``e`` fastest), all built at once."""
+    i, d = (a.ravel() for a in np.meshgrid(np.arange(1, cells.size), np.arange(start, n), indexing="ij"))
+    r = i.size
+    tall = n - d                                          # heights e >= d: terms per earlier cell
+    sizes = 1 + i * tall
+    row = np.repeat(np.arange(r), sizes)
+    k = np.arange(row.size) - np.repeat(np.cumsum(sizes) - sizes, sizes) - 1   # -1: the x[c_i, d] term
+    first = k < 0
+    q = np.maximum(k, 0)
+    j, e = np.divmod(q, tall[row])
+    cell = np.where(first, cells[i][row], cells[j])
+    digit = np.where(first, d[row], d[row] + e)
+    coef = np.where(first, 1, -1)
+    labels = np.stack([np.full(r, index), i + 1, d + 1], axis=1)
+    return AuxRows("skyscraperseen", row, cell.astype(np.int64), digit.astype(np.int64), coef.astype(np.int64),
+                   np.zeros(r, dtype=np.int64), "L", labels, np.arange(r), (i - 1).astype(np.int64),
+                   -np.ones(r, dtype=np.int64))
 
 
 def _hidden_rows(cells: np.ndarray, n: int, index: int) -> AuxRows:
