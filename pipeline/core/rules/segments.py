@@ -13,7 +13,7 @@ import numpy as np
 from pipeline.core.errors import clip, PuzzleError
 from pipeline.core.rules.auxcols import AuxColumns, AuxRows, AuxRule
 from pipeline.core.rules.base import (Board, Glyph, Rows, cell_list_text, cell_name, check_keys, int_field, optional_field,
-                                      parse_cells, value_span, value_terms)
+                                      parse_cells, ragged_value_terms, value_span, value_terms)
 
 __all__ = ["SumLine", "Lunchbox", "sumline_ok", "lunchbox_sum"]
 
@@ -379,53 +379,34 @@ class Lunchbox(AuxRule):
         return [distinct, ends, *order, *self._sum_rows(board, index, values)]
 
     def _sum_rows(self, board: Board, index: int, values: np.ndarray) -> list[AuxRows]:
-        """``lunchboxsum`` and ``lunchboxnot`` (one loop over the ``L (L-1)`` end pairs)."""
+        """``lunchboxsum`` and ``lunchboxnot``, every end pair ``(p, q)`` (``q`` fastest) at once."""
         cells, L, total = self.cells(), len(self.cell_list), self.total
-        big: dict[str, list] = {k: [] for k in ("row", "cell", "digit", "coef", "rhs", "labels", "arow", "acol",
-                                                "acoef")}
-        nots: dict[str, list] = {k: [] for k in ("rhs", "labels", "arow", "acol", "acoef")}
-        for p in range(L):
-            for q in range(L):
-                if p == q:
-                    continue
-                between = cells[min(p, q) + 1:max(p, q)]
-                m = between.size
-                low, high = int(values[:m].sum()), int(values[values.size - m:].sum()) if m else 0
-                ends_col = np.array([p, L + q])
-                if not low <= total <= high:
-                    r = len(nots["rhs"])
-                    nots["rhs"].append(1)
-                    nots["labels"].append([index, p + 1, q + 1])
-                    nots["arow"].append(np.full(2, r))
-                    nots["acol"].append(ends_col)
-                    nots["acoef"].append(np.ones(2, dtype=np.int64))
-                    continue
-                for side, sign, big_m in ((1, 1, high - total), (2, -1, total - low)):
-                    if big_m <= 0:
-                        continue
-                    r = len(big["rhs"])
-                    _, cell, digit, coef = value_terms(between[None, :], np.full((1, m), sign), board)
-                    big["row"].append(np.full(cell.size, r))
-                    big["cell"].append(cell)
-                    big["digit"].append(digit)
-                    big["coef"].append(coef)
-                    big["rhs"].append(sign * total + 2 * big_m)
-                    big["labels"].append([index, p + 1, q + 1, side])
-                    big["arow"].append(np.full(2, r))
-                    big["acol"].append(ends_col)
-                    big["acoef"].append(np.full(2, big_m))
-
-        def cat(parts: list, width: int = 0) -> np.ndarray:
-            return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
-
+        p, q = np.nonzero(~np.eye(L, dtype=bool))
+        start = np.minimum(p, q) + 1                          # the first cell between the ends
+        m = np.maximum(p, q) - start                          # cells between
+        prefix = np.concatenate([[0], np.cumsum(values)])
+        low, high = prefix[m], prefix[-1] - prefix[values.size - m]   # the m smallest, the m largest values
+        fits = (low <= total) & (total <= high)
+        # the big-M pair: side 1 (sign +1, M = S_hi - S), side 2 (sign -1, M = S - S_lo), each where M > 0
+        big_m = np.stack([high - total, total - low], axis=1)
+        pair, side = np.nonzero(fits[:, None] & (big_m > 0))
+        sign = 1 - 2 * side
+        big_m = big_m[pair, side]
+        rows = pair.size
+        sizes = m[pair]
+        row_of = np.repeat(np.arange(rows), sizes)
+        within = np.arange(row_of.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        row, cell, digit, coef = ragged_value_terms(row_of, cells[start[pair][row_of] + within], sign[row_of], board)
+        sums = AuxRows("lunchboxsum", row, cell, digit, coef.astype(np.int64), sign * total + 2 * big_m, "L",
+                       np.stack([np.full(rows, index), p[pair] + 1, q[pair] + 1, side + 1], axis=1).astype(np.int64),
+                       np.repeat(np.arange(rows), 2), np.stack([p[pair], L + q[pair]], axis=1).ravel(),
+                       np.repeat(big_m, 2))
+        bad = np.flatnonzero(~fits)
         empty = np.zeros(0, dtype=np.int64)
-        sums = AuxRows("lunchboxsum", cat(big["row"]), cat(big["cell"]), cat(big["digit"]), cat(big["coef"]),
-                       np.array(big["rhs"], dtype=np.int64), "L",
-                       np.array(big["labels"], dtype=np.int64).reshape(-1, 4), cat(big["arow"]), cat(big["acol"]),
-                       cat(big["acoef"]))
-        impossible = AuxRows("lunchboxnot", empty, empty, empty, empty, np.array(nots["rhs"], dtype=np.int64), "L",
-                             np.array(nots["labels"], dtype=np.int64).reshape(-1, 3), cat(nots["arow"]),
-                             cat(nots["acol"]), cat(nots["acoef"]))
+        impossible = AuxRows("lunchboxnot", empty, empty, empty, empty, np.ones(bad.size, dtype=np.int64), "L",
+                             np.stack([np.full(bad.size, index), p[bad] + 1, q[bad] + 1], axis=1).astype(np.int64),
+                             np.repeat(np.arange(bad.size), 2), np.stack([p[bad], L + q[bad]], axis=1).ravel(),
+                             np.ones(2 * bad.size, dtype=np.int64))
         return [sums, impossible]
 
     def violations(self, grid: np.ndarray, board: Board) -> list[dict]:
