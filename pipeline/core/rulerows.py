@@ -516,6 +516,29 @@ def _position_table(puzzle: Puzzle, conv: Convention) -> np.ndarray:
     return conv.position(cell // puzzle.cols, cell % puzzle.cols, digit).astype(np.int64, copy=False)
 
 
+#: Cell terms whose columns :func:`_place_columns` finds in one call (blocks together up to this).
+_COLUMN_CHUNK = 1 << 20
+
+
+def _place_columns(cols: list, slots: list[int], terms: list[tuple[np.ndarray, np.ndarray]], puzzle: Puzzle,
+                   conv: Convention, table: np.ndarray | None) -> None:
+    """Put in ``cols[slots[b]]`` the columns of block ``b``'s cell terms ``terms[b]`` (cells,
+    digits), consecutive blocks in one :func:`_columns` call up to :data:`_COLUMN_CHUNK` terms (a
+    call per block was a fifth of a 9x9 rule puzzle's rows; a chunk keeps a large model's
+    copies small)."""
+    start = 0
+    while start < len(terms):
+        stop, held = start + 1, terms[start][0].size
+        while stop < len(terms) and held + terms[stop][0].size <= _COLUMN_CHUNK:
+            held += terms[stop][0].size
+            stop += 1
+        part = terms[start:stop]
+        placed = _columns(np.concatenate([c for c, _ in part]), np.concatenate([d for _, d in part]), puzzle, conv, table)
+        for slot, cut in zip(slots[start:stop], np.split(placed, np.cumsum([c.size for c, _ in part])[:-1])):
+            cols[slot] = cut
+        start = stop
+
+
 def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
     """``R``: each rule's rows (registry order of kinds, then each kind's families; rules of one
     kind in the puzzle's order, numbered 1.. within the kind), columns in ``conv`` positions and
@@ -561,6 +584,8 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
     base = 0
     big = sum(block.cell.size for blocks in by_family.values() for block, _ in blocks) > conv.n_vars
     table = _position_table(puzzle, conv) if big and not puzzle.extra else None
+    slots: list[int] = []
+    terms: list[tuple[np.ndarray, np.ndarray]] = []
     for key in order:
         family, sense = key
         count = 0
@@ -568,7 +593,9 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
             if not block.n_rows:
                 continue
             rows.append(block.row + base + count)
-            cols.append(_columns(block.cell, block.digit, puzzle, conv, table))
+            slots.append(len(cols))   # the cell terms' columns: one _columns call after the loop
+            cols.append(block.cell)
+            terms.append((block.cell, block.digit))
             data.append(block.coef)
             if isinstance(block, AuxRows) and block.aux_row.size:
                 rows.append(block.aux_row + base + count)
@@ -581,6 +608,7 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
             senses.append(np.full(count, sense))
             families.append((family, sense, count))
             base += count
+    _place_columns(cols, slots, terms, puzzle, conv, table)
     names, aux_families = aux_column_names(puzzle) if aux_base else (np.zeros(0, dtype=str), ())
     if not families:
         empty = np.zeros(0)
