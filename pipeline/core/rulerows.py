@@ -520,7 +520,7 @@ def _position_table(puzzle: Puzzle, conv: Convention) -> np.ndarray:
 _COLUMN_CHUNK = 1 << 20
 
 
-def _place_columns(cols: list, slots: list[int], terms: list[tuple[np.ndarray, np.ndarray]], puzzle: Puzzle,
+def _place_columns(cols: list[np.ndarray], slots: list[int], terms: list[tuple[np.ndarray, np.ndarray]], puzzle: Puzzle,
                    conv: Convention, table: np.ndarray | None) -> None:
     """Put in ``cols[slots[b]]`` the columns of block ``b``'s cell terms ``terms[b]`` (cells,
     digits), consecutive blocks in one :func:`_columns` call up to :data:`_COLUMN_CHUNK` terms (a
@@ -580,7 +580,8 @@ def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
             if aux:
                 aux_base += sum(b.count for b in cast(AuxRule, rules[0]).aux_columns(board, index))
 
-    rows, cols, data, rhs, senses, labels, families = [], [], [], [], [], [], []
+    rows, data, rhs, senses, labels, families = [], [], [], [], [], []
+    cols: list[np.ndarray] = []
     base = 0
     big = sum(block.cell.size for blocks in by_family.values() for block, _ in blocks) > conv.n_vars
     table = _position_table(puzzle, conv) if big and not puzzle.extra else None
