@@ -21,9 +21,10 @@
    grid with 10x10 boxes (the 100x100), each format alone and all into one directory, wall and
    CPU seconds; target: build + all within 6 s.
 7. Rule puzzles (issue 34; ``--no-dfsrules`` leaves it out, ``--quick`` too unless
-   ``--dfsrules``): bench/dfsrules_bench.py, the ``dfsrules`` engine against ``sat`` on 240
-   generated 9x9 of 24 rule families (per record, batch with the uniqueness proof and one worker
-   against two, ``solve`` processes), ISS beside them when ``ISS_DIR`` names a checkout.
+   ``--dfsrules``): bench/dfsrules_bench.py, the ``dfsrules`` engine against ``sat`` on 530
+   generated 9x9 of 53 rule families (``auto``'s engine for the five dfsrules refuses; per record,
+   batch with the uniqueness proof and one worker against two, ``solve`` processes), ISS beside
+   them when ``ISS_DIR`` names a checkout.
 
 Prints one table per section and writes ``<results-dir>/bench-<time>.json`` (``bench-<time>-quick.json``
 with ``--quick``; ``--results-dir`` defaults to ``bench/results``) and ``latest.json``.
