@@ -20,6 +20,9 @@ killers need 50 nodes where they needed 14,450.
 
 Sandwich clues (:data:`HANDLED_KINDS`) skip their rows: the kernel's handler of their own takes
 each line's cells, its sum and the digit sets that can make it (their big-M rows bound too little).
+So do skyscraper clues, whose rows reach auxiliary columns (each cell seen or not): the handler
+keeps each line arc consistent, on lines of the grid's ``n`` cells and ``n`` values
+(:mod:`pipeline.solvers.dfsrules_lines`), and the answer's vector gets those columns from its grid.
 
 Unit rules (windoku, a diagonal, extra regions) are units of the puzzle (hidden singles). A model
 with columns beyond the cell/digit variables (auxiliary columns), a gattai layout, or a grid
@@ -35,7 +38,7 @@ import functools
 import itertools
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import Any
 
 import numpy as np
 
@@ -52,6 +55,7 @@ from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, reg
                                    wide_values_problem, without_give_up)
 from pipeline.core.combined_sums import combined_sum_rows
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
+from pipeline.solvers.dfsrules_lines import line_tables, skyscraper_problem, skyscraper_seen
 from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, packed_pointing, pointing_tables
 from pipeline.solvers.dfsrules_rows import by_cell, core_tables, exclusion_groups, shared_tables, term_pairs, unit_masks
 from pipeline.solvers.dfs import (COUNT_LIMIT_MAX, FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, WHOLE, Search,
@@ -64,7 +68,7 @@ LOOKUP_DIGITS = 9
 #: and this many entries in all (256 KiB).
 LOOKUP_ENTRIES = 1 << 15
 #: Slots of ``rint``'s header (:data:`pipeline.solvers.dfsrules_kernel.HEADER`, not imported: numba).
-_HEADER = 38
+_HEADER = 43
 #: The kernel's branching by conflicts per candidate and houses' digits of two places (``rint``'s
 #: ``by_ratio``) for every puzzle: first for killers only, then for all (session 34), where it
 #: finishes the three zero-given published thermometer puzzles that the fewest candidates left
@@ -72,7 +76,7 @@ _HEADER = 38
 #: 133,122 -> 122,618 nodes, zipper 25,562 -> 19,850).
 BY_RATIO = True
 #: Rule kinds the kernel propagates with a handler of their own instead of their rows.
-HANDLED_KINDS = frozenset({"sandwich"})
+HANDLED_KINDS = frozenset({"sandwich", "skyscraper"})
 #: An empty part of ``rint`` (the intersections of a puzzle without digit sets), shared read-only.
 _EMPTY = np.zeros(0, dtype=np.int64)
 _EMPTY.flags.writeable = False
@@ -94,6 +98,7 @@ class RuleTables:
     n_sand: int = 0
     n: int = 0
     n_units: int = 0
+    n_sky: int = 0
     #: the pointing tables once built (:meth:`with_pointing`; a batch's records of one rule set share them)
     _pointing: dict = field(default_factory=dict, compare=False, repr=False)
     #: each linear-row term's exclusion group once built (:meth:`with_groups`)
@@ -240,9 +245,11 @@ class RuleTables:
     def work_size(self) -> int:
         """Scratch entries beyond ``2 * cells + units``: the rows, twice the terms, the ring's
         ends, the sandwich lines, one sandwich's scratch, the houses' intersections, eight per
-        term for the exclusion groups (:func:`exclusion_groups`) and, where
+        term for the exclusion groups (:func:`exclusion_groups`), the skyscraper lines and one
+        line's scratch (forward and backward states, ``n + 1`` per cell each, and its digits) and, where
         pointing can apply (:meth:`with_pointing`), its memo: a row per stack row and the row in use."""
         return self.n_lin + 10 * self.n_terms + 2 + self.n_sand + 4 * (self.n + 1) + int(self.rint[25]) + (
+            self.n_sky + self.n * (2 * self.n + 3) if self.n_sky else 0) + (
             1 + (self.n * self.n + 1) * self.n_units if self.n_units else 0)
 
 
@@ -252,14 +259,14 @@ class RuleTables:
 #: kind, a rule registered after this list was checked included, is refused in one line
 #: (:func:`model_problem`), so ``auto`` hands its puzzles to the SAT engine until the kind is
 #: checked and added here. Rules with auxiliary columns are refused apart (their rows are not over
-#: cell digits alone); so are puzzles with more values than the side (``doppelganger``: values 0..N),
+#: cell digits alone), but for those the kernel handles itself (skyscraper); so are puzzles with more values than the side (``doppelganger``: values 0..N),
 #: before their kinds are looked at.
 KNOWN_KINDS = frozenset({
     "antiking", "antiknight", "antitaxicab", "arrow", "between", "cage", "containatleast", "containexact", "diagonal",
     "disjointgroups", "doublearrow", "dutchflatmates", "entropic", "equalitycage", "equalsum", "even", "extraregion",
     "globalentropy", "globalmod", "greater", "hiddenskyscraper", "indexing", "kropki", "littlekiller", "lockout",
     "lookandsay", "modular", "nonconsecutive", "numberedroom", "odd", "pair", "palindrome", "pencilmarks", "pillarrow",
-    "quadruple", "regionsamevalues", "regionsum", "rellik", "renban", "samevalues", "sandwich", "strictkropki",
+    "quadruple", "regionsamevalues", "regionsum", "rellik", "renban", "samevalues", "sandwich", "skyscraper", "strictkropki",
     "strictxv", "sum", "thermo", "valueindexing", "whisper", "windoku", "xsum", "xv", "zipper"})
 
 
@@ -289,7 +296,10 @@ def model_problem(model: Any) -> str | None:
         return f"dfsrules takes grids up to {MAX_DFS_N}x{MAX_DFS_N}, found {puzzle.n}x{puzzle.n}"
     if puzzle.extra:   # pipeline.core.extracells: digits of cells outside the grid are auxiliary columns
         return "dfsrules propagates the grid's cells only, and the puzzle has extra cells outside the grid"
-    aux = sorted({rule.kind for rule in puzzle.rules if hasattr(rule, "aux_columns")})
+    aux = sorted({rule.kind for rule in puzzle.rules if hasattr(rule, "aux_columns")} - HANDLED_KINDS)
+    sky = skyscraper_problem(puzzle) if any(rule.kind == "skyscraper" for rule in puzzle.rules) else None
+    if sky:   # the handler takes the grid's full lines on n values; anything else keeps the rows' columns
+        return sky
     if aux:   # a rule over auxiliary 0-1 columns (pipeline.core.rules.auxcols.AuxRule)
         return f"dfsrules propagates rows over cell digits only, and {', '.join(aux)} add{'s' if len(aux) == 1 else ''} auxiliary columns"
     unknown = sorted({rule.kind for rule in puzzle.rules} - KNOWN_KINDS)
@@ -522,7 +532,8 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     combo_ptr[0] = core.compat.size
     np.cumsum(combo_count, out=combo_ptr[1:])
     combo_ptr[1:] += core.compat.size
-    sand_cells, sand_sum, cell_sand_ptr, cell_sand = _sandwich_tables(puzzle)
+    sand_cells, sand_sum, cell_sand_ptr, cell_sand = line_tables(puzzle, "sandwich")
+    sky_cells, sky_clue, cell_sky_ptr, cell_sky = line_tables(puzzle, "skyscraper")
     sand_sets, sand_sets_ptr = _sandwich_sets(puzzle, sand_sum)
     sand_sets_ptr = sand_sets_ptr + (core.compat.size + combos.size)
     compat = np.concatenate([core.compat, combos, sand_sets]) if combos.size or sand_sets.size else core.compat
@@ -542,41 +553,19 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     parts.append(np.full(n_terms, -1, dtype=np.int64))   # exclusion groups: for searches that last (with_groups)
     parts.append(shared_tables(core.arc_ptr, core.arc_table))   # each cell's one table of all its arcs, or -1
     parts.append(unit_masks(units))   # each cell's units as a mask (up to 64 units)
+    parts += [sky_cells, sky_clue, cell_sky_ptr, cell_sky]   # skyscraper lines (the kernel's handler)
     # one array: the header, then each part where the header says (offsets as Python ints: the
     # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
     offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))
     rint = np.empty(offsets[-1], dtype=np.int64)
     rint[:_HEADER] = (n_cells, n, n_lin, n_terms, core.arc_other.size, *offsets[:16], sand_sum.size, offsets[16],
-                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0, offsets[22], offsets[23], offsets[24])
+                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0, *offsets[22:29], sky_clue.size)
     for part, at, end in zip(parts, offsets, offsets[1:]):
         rint[at:end] = part
     return RuleTables(rint, compat if compat.size else np.zeros(1, dtype=np.uint64),
                       core.allowed, core.infeasible, n_lin, n_terms, n_pairs, int(sand_sum.size), n,
-                      units.units.shape[0] if core.arc_other.size and n_cells <= MAX_POINTING_CELLS else 0)
-
-
-class _Line(Protocol):
-    """An outside clue over a whole row or column (its cells from the clue inwards, its value)."""
-
-    cell_list: tuple[int, ...]
-    value: int
-
-
-def _sandwich_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The sandwich lines for the kernel's handler: each line's ``n`` cells in order (flat), its
-    sum, and each cell's lines (``cell_sand_ptr``, ``cell_sand``)."""
-    n_cells = puzzle.n * puzzle.n
-    # the rules of pipeline.core.rules.outside.Sandwich, read by kind: importing that module here
-    # would load it for every rule puzzle
-    lines = cast(list[_Line], [rule for rule in puzzle.rules if rule.kind == "sandwich"])
-    if not lines:
-        z = np.zeros(0, dtype=np.int64)
-        return z, z, np.zeros(n_cells + 1, dtype=np.int64), z
-    cells = np.array([rule.cell_list for rule in lines], dtype=np.int64).reshape(len(lines), puzzle.n)
-    sums = np.array([rule.value for rule in lines], dtype=np.int64)
-    owner = np.repeat(np.arange(len(lines), dtype=np.int64), puzzle.n)
-    ptr, order = by_cell(cells.ravel(), n_cells)
-    return cells.ravel(), sums, ptr, owner[order]
+                      units.units.shape[0] if core.arc_other.size and n_cells <= MAX_POINTING_CELLS else 0,
+                      int(sky_clue.size))
 
 
 def _sandwich_sets(puzzle: Puzzle, sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -731,7 +720,10 @@ def solve_or_give_up(model: Model, *, time_limit: float | None = None, check_uni
         return SolveResult(status, None, None, found.seconds, found.nodes, solver="dfsrules")
     grid = found.grids[0]
     unique = None if not check_unique or found.status == "time_limit" else found.count == 1
-    x = vector_from_grid(grid, model.convention)[model.columns]
+    x = vector_from_grid(grid, model.convention)
+    if model.n_aux:   # a skyscraper's columns (model_problem takes no other): each cell seen or not
+        x = np.concatenate([x, skyscraper_seen(model.puzzle, grid, model.aux_names)])
+    x = x[model.columns]
     return SolveResult("optimal", x, 0.0, found.seconds, found.nodes, grid=grid, solver="dfsrules", unique=unique)
 
 

@@ -1,6 +1,6 @@
 """The rule handlers of the ``dfsrules`` kernel (:mod:`pipeline.solvers.dfsrules_kernel`), one per
-kind of table: linear rows (bounds, and a killer cage's digit sets), sandwich lines and two
-houses' intersections, with the bit primitives they share. Each takes a state and the packed
+kind of table: linear rows (bounds, and a killer cage's digit sets), sandwich and skyscraper
+lines and two houses' intersections, with the bit primitives they share. Each takes a state and the packed
 tables (``rint``, ``compat``; offsets in :data:`pipeline.solvers.dfsrules_kernel.HEADER`), narrows
 the state in place, puts every cell it changed on the ring and returns how many it changed, or a
 negative number on a contradiction. Like the kernel they allocate nothing and raise nothing
@@ -576,6 +576,115 @@ def _sandwich(s, state, rint, compat, work, scratch_at, inq_at, head_tail):
                 work[keep_at + i] |= np.int64(w)
     if not found:
         return -1
+    changed = 0
+    for i in range(n):
+        c = rint[cells_at + i]
+        v = state[c]
+        w = v & np.uint64(work[keep_at + i])
+        if w == zero:
+            return -1
+        if w != v:
+            state[c] = w
+            _push(c, work, inq_at, head_tail)
+            changed += 1
+    return changed
+
+
+@njit(cache=False, inline="always")
+def _above(x):
+    """The digits above digit ``x`` (0 .. 63) as a mask."""
+    if x >= 63:
+        return np.uint64(0)
+    return ~((np.uint64(1) << np.uint64(x + 1)) - np.uint64(1))
+
+
+@njit(cache=False)
+def _skyscraper(s, state, rint, work, scratch_at, inq_at, head_tail):
+    """Skyscraper line ``s``: keep in each of its cells exactly the digits on some way along the
+    line that the candidates allow and that sees the clue's count (arc consistency for the line).
+    -1 on a contradiction, else the cells changed.
+
+    A forward pass finds, after each cell ``i`` and for each count ``k`` seen so far (up to the
+    clue), the tallest digits the cells up to ``i`` can have reached (a mask): cell ``i`` with
+    digit ``d`` is hidden behind a tallest ``m >= d`` (same ``m`` and ``k``), or seen above every
+    ``m < d`` (tallest ``d``, count ``k + 1``; ``k`` for a value of 0 or less, no skyscraper). A
+    backward pass from the last cell's states of the clue's count keeps the states that reach
+    it, and in each cell the digits of the steps between kept states (ISS's Skyscraper handler
+    keeps such masks of heights per count). ``work[scratch_at:]`` holds the forward states
+    (``n + 1`` per cell), the backward ones and the digits kept.
+    """
+    zero, one = np.uint64(0), np.uint64(1)
+    n = rint[1]
+    cells_at, clue, value_at = rint[38] + s * n, rint[rint[39] + s], rint[18]
+    if clue < 0 or clue > n:
+        return -1
+    width = n + 1
+    fwd, bwd, keep_at = scratch_at, scratch_at + n * width, scratch_at + 2 * n * width
+    low = zero   # digits of values of 0 or less: no skyscraper, never counted
+    for d in range(n):
+        if rint[value_at + d] <= 0:
+            low |= one << np.uint64(d)
+    v = state[rint[cells_at]]
+    for k in range(clue + 1):
+        work[fwd + k] = 0
+    work[fwd] = np.int64(v & low)
+    if clue >= 1:
+        work[fwd + 1] = np.int64(v & ~low)
+    for i in range(1, n):
+        v = state[rint[cells_at + i]]
+        if v == zero:
+            return -1
+        at_least = ~((one << np.uint64(_cttz(v))) - one)   # the tallest so far hides a digit of v
+        prev, here = fwd + (i - 1) * width, fwd + i * width
+        for k in range(clue + 1):
+            before = np.uint64(work[prev + k])
+            reach = before & at_least
+            if before and low:
+                reach |= v & low & _above(_cttz(before))
+            if k >= 1:
+                under = np.uint64(work[prev + k - 1])
+                if under:
+                    reach |= v & ~low & _above(_cttz(under))
+            work[here + k] = np.int64(reach)
+    last = (n - 1) * width
+    if work[fwd + last + clue] == 0:
+        return -1
+    for k in range(clue + 1):
+        work[bwd + last + k] = 0
+    work[bwd + last + clue] = work[fwd + last + clue]
+    for i in range(n - 1, 0, -1):
+        v = state[rint[cells_at + i]]
+        at_least = ~((one << np.uint64(_cttz(v))) - one)
+        prev, here = (i - 1) * width, i * width
+        for k in range(clue + 1):
+            work[bwd + prev + k] = 0
+        kept = zero
+        for k in range(clue + 1):
+            alive = np.uint64(work[bwd + here + k])
+            if alive == zero:
+                continue
+            before = np.uint64(work[fwd + prev + k])
+            hidden = before & alive & at_least   # tallest kept: the digits of v up to it
+            if hidden:
+                kept |= v & ~_above(63 - _ctlz(hidden))
+                work[bwd + prev + k] |= np.int64(hidden)
+            if before and low:   # seen, uncounted: a digit of value 0 or less above the tallest
+                tops = alive & v & low & _above(_cttz(before))
+                if tops:
+                    kept |= tops
+                    work[bwd + prev + k] |= np.int64(before & ((one << np.uint64(63 - _ctlz(tops))) - one))
+            if k >= 1:
+                under = np.uint64(work[fwd + prev + k - 1])
+                if under:
+                    tops = alive & v & ~low & _above(_cttz(under))
+                    if tops:
+                        kept |= tops
+                        work[bwd + prev + k - 1] |= np.int64(under & ((one << np.uint64(63 - _ctlz(tops))) - one))
+        work[keep_at + i] = np.int64(kept)
+    kept = np.uint64(work[bwd]) & low
+    if clue >= 1:
+        kept |= np.uint64(work[bwd + 1]) & ~low
+    work[keep_at] = np.int64(kept)
     changed = 0
     for i in range(n):
         c = rint[cells_at + i]

@@ -49,7 +49,13 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
   the clue): every placement of the 1 and the ``N`` that the candidates allow is tried, with the
   least and greatest sum its cells between can make; a cell keeps the digits some placement that
   can still make the sum gives it (the ends there, digits the sum's bounds allow between, any
-  other digit outside). Exact once the line is decided, so the rule's big-M rows are not needed.
+  other digit outside). Exact once the line is decided, so the rule's big-M rows are not needed;
+* **skyscraper lines** (a row or column seen from a clue outside it: a cell is seen when taller
+  than every cell before it, and the clue counts them): a pass forward over the line keeps, per
+  cell and count seen so far, the tallest digits the candidates can have reached, a pass back
+  the states that still reach the clue's count, and each cell keeps exactly the digits on such a
+  way (arc consistency for the line, as ISS's Skyscraper handler). The rule's rows reach
+  auxiliary columns the search does not hold: the handler takes their place.
 
 The search branches on a cell with the fewest candidates; among those, on the one whose branches
 failed most often (its **conflict score**, as ISS's candidate selector keeps one: one point per
@@ -87,7 +93,7 @@ import numpy as np
 from numba import njit
 
 from pipeline.solvers.dfsrules_handlers import (_ix, _lin_row, _low_index, _pointing, _popcount, _push, _same_rests,
-                                                _sandwich)
+                                                _sandwich, _skyscraper)
 from pipeline.solvers.dfsrules_tables_kernel import core_tables
 
 __all__ = ["FINISHED", "HEADER", "entry_points", "propagate", "search"]
@@ -100,7 +106,7 @@ HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", 
           "sand_cells", "sand_sum", "digit_value", "cell_sand_ptr", "cell_sand", "n_sand", "sand_sets_ptr",
           "sand_sets", "arc_lookup", "n_inter", "inter_a", "inter_b", "unit_inter_ptr", "unit_inter", "term_order",
           "by_ratio", "pointing_ptr", "pointing", "n_pointing", "term_group", "cell_table",
-          "cell_unit_mask")
+          "cell_unit_mask", "sky_cells", "sky_clue", "cell_sky_ptr", "cell_sky", "n_sky")
 #: Conflicts after which every cell's conflict score is halved (recent conflicts weigh more).
 DECAY_EVERY = 1 << 11   # measured against 1 << 8 and 1 << 14: 3-5% fewer nodes
 
@@ -187,7 +193,10 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
     sdirty_at = ht_at + 2
     sscratch_at = sdirty_at + n_sand
     idirty_at = sscratch_at + 4 * (n + 1)
-    group_at = idirty_at + rint[25]         # then the exclusion groups' scratch (8 per term)
+    group_at = idirty_at + rint[25]         # then the exclusion groups' scratch (8 per term),
+    n_sky, cell_sky_ptr, cell_sky = rint[42], rint[40], rint[41]
+    kdirty_at = group_at + 8 * n_terms      # the dirty skyscraper lines and one line's scratch
+    kscratch_at = kdirty_at + n_sky
     n_inter, inter_a, inter_b = rint[25], rint[26], rint[27]
     unit_inter_ptr, unit_inter = rint[28], rint[29]
     pointing = rint[34] > 0
@@ -216,6 +225,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[ldirty_at + r] = 1
         for r in range(n_sand):
             work[sdirty_at + r] = 1
+        for r in range(n_sky):
+            work[kdirty_at + r] = 1
         for i in range(n_inter):
             work[idirty_at + i] = 1
         for c in range(n_cells):
@@ -230,6 +241,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[ldirty_at + r] = 0
         for r in range(n_sand):
             work[sdirty_at + r] = 0
+        for r in range(n_sky):
+            work[kdirty_at + r] = 0
         for i in range(n_inter):
             work[idirty_at + i] = 0
         _push(origin, work, inq_at, head_tail)
@@ -283,6 +296,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 work[_ix(ldirty_at + rint[_ix(cell_lin + k)])] = 1
             for k in range(rint[cell_sand_ptr + c], rint[cell_sand_ptr + c + 1]):
                 work[sdirty_at + rint[cell_sand + k]] = 1
+            for k in range(rint[_ix(cell_sky_ptr + c)], rint[_ix(cell_sky_ptr + c + 1)]):
+                work[_ix(kdirty_at + rint[_ix(cell_sky + k)])] = 1
         # hidden singles in the units that changed
         pending, next_u = dirty, 0
         dirty = zero
@@ -338,6 +353,15 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 continue
             work[sdirty_at + r] = 0
             if _sandwich(r, state, rint, compat, work, sscratch_at, inq_at, head_tail) < 0:
+                return False
+        if head_tail[1] > 0:
+            continue
+        # skyscraper lines holding a changed cell
+        for r in range(n_sky):
+            if work[_ix(kdirty_at + r)] == 0:
+                continue
+            work[_ix(kdirty_at + r)] = 0
+            if _skyscraper(r, state, rint, work, kscratch_at, inq_at, head_tail) < 0:
                 return False
         if head_tail[1] > 0:
             continue
@@ -452,7 +476,7 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
         Also return (not finished) when ``found`` has just filled up.
     work : numpy.ndarray
         ``int64`` scratch of ``2 * cells + units + rows + 2 * terms + 2 + sandwiches + 4 * (n + 1) +
-        intersections`` entries, then ``cells + 1`` for the stack rows' shares of the tree (row 0's the
+        intersections + 8 * terms`` entries (with skyscraper lines ``lines + n * (2 * n + 3)`` more), then ``cells + 1`` for the stack rows' shares of the tree (row 0's the
         caller's: the whole tree, ``pipeline.solvers.dfs.WHOLE``, to start) and ``cells + 1`` for the
         conflict scores and their count (kept from one call to the next: zeros to start a search).
     probe_idle : int
