@@ -23,6 +23,7 @@ each line's cells, its sum and the digit sets that can make it (their big-M rows
 So do skyscraper clues, whose rows reach auxiliary columns (each cell seen or not): the handler
 keeps each line arc consistent, on lines of the grid's ``n`` cells and ``n`` values
 (:mod:`pipeline.solvers.dfsrules_lines`), and the answer's vector gets those columns from its grid.
+So do lunchboxes (:mod:`pipeline.solvers.dfsrules_lunchbox`), all but their distinct digits' rows.
 
 Unit rules (windoku, a diagonal, extra regions) are units of the puzzle (hidden singles). A model
 with columns beyond the cell/digit variables (auxiliary columns), a gattai layout, or a grid
@@ -55,7 +56,8 @@ from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, reg
                                    wide_values_problem, without_give_up)
 from pipeline.core.combined_sums import combined_sum_rows
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
-from pipeline.solvers.dfsrules_lines import line_tables, skyscraper_problem, skyscraper_seen
+from pipeline.solvers.dfsrules_lines import handled_aux_values, line_tables, skyscraper_problem
+from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_problem, lunchbox_rows, lunchbox_tables
 from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, packed_pointing, pointing_tables
 from pipeline.solvers.dfsrules_rows import by_cell, core_tables, exclusion_groups, shared_tables, term_pairs, unit_masks
 from pipeline.solvers.dfs import (COUNT_LIMIT_MAX, FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, WHOLE, Search,
@@ -68,7 +70,7 @@ LOOKUP_DIGITS = 9
 #: and this many entries in all (256 KiB).
 LOOKUP_ENTRIES = 1 << 15
 #: Slots of ``rint``'s header (:data:`pipeline.solvers.dfsrules_kernel.HEADER`, not imported: numba).
-_HEADER = 43
+_HEADER = 49
 #: The kernel's branching by conflicts per candidate and houses' digits of two places (``rint``'s
 #: ``by_ratio``) for every puzzle: first for killers only, then for all (session 34), where it
 #: finishes the three zero-given published thermometer puzzles that the fewest candidates left
@@ -76,7 +78,7 @@ _HEADER = 43
 #: 133,122 -> 122,618 nodes, zipper 25,562 -> 19,850).
 BY_RATIO = True
 #: Rule kinds the kernel propagates with a handler of their own instead of their rows.
-HANDLED_KINDS = frozenset({"sandwich", "skyscraper"})
+HANDLED_KINDS = frozenset({"sandwich", "skyscraper", "lunchbox"})
 #: An empty part of ``rint`` (the intersections of a puzzle without digit sets), shared read-only.
 _EMPTY = np.zeros(0, dtype=np.int64)
 _EMPTY.flags.writeable = False
@@ -250,7 +252,8 @@ class RuleTables:
         pointing can apply (:meth:`with_pointing`), its memo: a row per stack row and the row in use."""
         return self.n_lin + 10 * self.n_terms + 2 + self.n_sand + 4 * (self.n + 1) + int(self.rint[25]) + (
             self.n_sky + self.n * (2 * self.n + 3) if self.n_sky else 0) + (
-            1 + (self.n * self.n + 1) * self.n_units if self.n_units else 0)
+            1 + (self.n * self.n + 1) * self.n_units if self.n_units else 0) + (
+            int(self.rint[46]) + 4 * self.n + 2)   # the lunchbox lines' flags and one line's scratch
 
 
 #: The rule kinds this engine takes: each held to the SAT engine (counts to 2 on random puzzles with
@@ -265,9 +268,9 @@ KNOWN_KINDS = frozenset({
     "antiking", "antiknight", "antitaxicab", "arrow", "between", "cage", "containatleast", "containexact", "diagonal",
     "disjointgroups", "doublearrow", "dutchflatmates", "entropic", "equalitycage", "equalsum", "even", "extraregion",
     "globalentropy", "globalmod", "greater", "hiddenskyscraper", "indexing", "kropki", "littlekiller", "lockout",
-    "lookandsay", "modular", "nonconsecutive", "numberedroom", "odd", "pair", "palindrome", "pencilmarks", "pillarrow",
-    "quadruple", "regionsamevalues", "regionsum", "rellik", "renban", "samevalues", "sandwich", "skyscraper", "strictkropki",
-    "strictxv", "sum", "thermo", "valueindexing", "whisper", "windoku", "xsum", "xv", "zipper"})
+    "lookandsay", "lunchbox", "modular", "nonconsecutive", "numberedroom", "odd", "pair", "palindrome", "pencilmarks",
+    "pillarrow", "quadruple", "regionsamevalues", "regionsum", "rellik", "renban", "samevalues", "sandwich", "skyscraper",
+    "strictkropki", "strictxv", "sum", "thermo", "valueindexing", "whisper", "windoku", "xsum", "xv", "zipper"})
 
 
 def model_problem(model: Any) -> str | None:
@@ -300,6 +303,9 @@ def model_problem(model: Any) -> str | None:
     sky = skyscraper_problem(puzzle) if any(rule.kind == "skyscraper" for rule in puzzle.rules) else None
     if sky:   # the handler takes the grid's full lines on n values; anything else keeps the rows' columns
         return sky
+    lunchbox = lunchbox_problem(puzzle)   # the kernel's handler takes a standard lunchbox's place
+    if lunchbox:
+        return lunchbox
     if aux:   # a rule over auxiliary 0-1 columns (pipeline.core.rules.auxcols.AuxRule)
         return f"dfsrules propagates rows over cell digits only, and {', '.join(aux)} add{'s' if len(aux) == 1 else ''} auxiliary columns"
     unknown = sorted({rule.kind for rule in puzzle.rules} - KNOWN_KINDS)
@@ -509,6 +515,10 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
         if more is not None:
             row, cell, digit, value, rhs, eq = (np.concatenate([a, b]) for a, b in
                                                 zip((row, cell, digit, value, rhs, eq), (more[0] + rhs.size, *more[1:])))
+    distinct = lunchbox_rows(puzzle)   # a lunchbox's distinct digits (its handler takes the rest)
+    if distinct is not None:
+        row, cell, digit, value, rhs, eq = (np.concatenate([a, b]) for a, b in
+                                            zip((row, cell, digit, value, rhs, eq), (distinct[0] + rhs.size, *distinct[1:])))
     if rhs.dtype.kind == "f" or value.dtype.kind == "f":   # rows of integers need no check
         if np.any(rhs != np.round(rhs)) or np.any(value != np.round(value)):
             raise SolveError("solver dfsrules: a rule row has a fractional coefficient (its tables hold integers)")
@@ -554,12 +564,15 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     parts.append(shared_tables(core.arc_ptr, core.arc_table))   # each cell's one table of all its arcs, or -1
     parts.append(unit_masks(units))   # each cell's units as a mask (up to 64 units)
     parts += [sky_cells, sky_clue, cell_sky_ptr, cell_sky]   # skyscraper lines (the kernel's handler)
+    lunch_ptr, lunch_cells, lunch_sum, cell_lunch_ptr, cell_lunch = lunchbox_tables(puzzle)
+    parts += [lunch_ptr, lunch_cells, lunch_sum, cell_lunch_ptr, cell_lunch]   # lunchbox lines (its handler)
     # one array: the header, then each part where the header says (offsets as Python ints: the
     # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
     offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))
     rint = np.empty(offsets[-1], dtype=np.int64)
     rint[:_HEADER] = (n_cells, n, n_lin, n_terms, core.arc_other.size, *offsets[:16], sand_sum.size, offsets[16],
-                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0, *offsets[22:29], sky_clue.size)
+                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0, *offsets[22:29], sky_clue.size,
+                      *offsets[29:32], lunch_sum.size, *offsets[32:34])
     for part, at, end in zip(parts, offsets, offsets[1:]):
         rint[at:end] = part
     return RuleTables(rint, compat if compat.size else np.zeros(1, dtype=np.uint64),
@@ -721,10 +734,10 @@ def solve_or_give_up(model: Model, *, time_limit: float | None = None, check_uni
     grid = found.grids[0]
     unique = None if not check_unique or found.status == "time_limit" else found.count == 1
     x = vector_from_grid(grid, model.convention)
-    if model.n_aux:   # a skyscraper's columns (model_problem takes no other): each cell seen or not
-        x = np.concatenate([x, skyscraper_seen(model.puzzle, grid, model.aux_names)])
-    x = x[model.columns]
-    return SolveResult("optimal", x, 0.0, found.seconds, found.nodes, grid=grid, solver="dfsrules", unique=unique)
+    if model.n_aux:   # the columns of the kinds the kernel handles (model_problem takes no other), from the grid
+        x = np.concatenate([x, handled_aux_values(model.puzzle, grid, model.aux_names)])
+    return SolveResult("optimal", x[model.columns], 0.0, found.seconds, found.nodes, grid=grid, solver="dfsrules",
+                       unique=unique)
 
 
 #: the registered solve (the options a user may pass): :func:`solve_or_give_up` without ``give_up``

@@ -56,6 +56,9 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
   the states that still reach the clue's count, and each cell keeps exactly the digits on such a
   way (arc consistency for the line, as ISS's Skyscraper handler). The rule's rows reach
   auxiliary columns the search does not hold: the handler takes their place.
+* **lunchbox lines** (distinct digits, the cells between the smallest and the largest add up to
+  the total): each placement of the two ends and their values, judged by sum bounds
+  (:mod:`pipeline.solvers.dfsrules_lunchbox`), in place of the rule's auxiliary columns.
 
 The search branches on a cell with the fewest candidates; among those, on the one whose branches
 failed most often (its **conflict score**, as ISS's candidate selector keeps one: one point per
@@ -94,6 +97,7 @@ from numba import njit
 
 from pipeline.solvers.dfsrules_handlers import (_ix, _lin_row, _low_index, _pointing, _popcount, _push, _same_rests,
                                                 _sandwich, _skyscraper)
+from pipeline.solvers.dfsrules_lunchbox import _lunchbox
 from pipeline.solvers.dfsrules_tables_kernel import core_tables
 
 __all__ = ["FINISHED", "HEADER", "entry_points", "propagate", "search"]
@@ -106,7 +110,8 @@ HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", 
           "sand_cells", "sand_sum", "digit_value", "cell_sand_ptr", "cell_sand", "n_sand", "sand_sets_ptr",
           "sand_sets", "arc_lookup", "n_inter", "inter_a", "inter_b", "unit_inter_ptr", "unit_inter", "term_order",
           "by_ratio", "pointing_ptr", "pointing", "n_pointing", "term_group", "cell_table",
-          "cell_unit_mask", "sky_cells", "sky_clue", "cell_sky_ptr", "cell_sky", "n_sky")
+          "cell_unit_mask", "sky_cells", "sky_clue", "cell_sky_ptr", "cell_sky", "n_sky", "lunch_ptr", "lunch_cells",
+          "lunch_sum", "n_lunch", "cell_lunch_ptr", "cell_lunch")
 #: Conflicts after which every cell's conflict score is halved (recent conflicts weigh more).
 DECAY_EVERY = 1 << 11   # measured against 1 << 8 and 1 << 14: 3-5% fewer nodes
 
@@ -199,6 +204,10 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
     kscratch_at = kdirty_at + n_sky
     n_inter, inter_a, inter_b = rint[25], rint[26], rint[27]
     unit_inter_ptr, unit_inter = rint[28], rint[29]
+    n_lunch, cell_lunch_ptr, cell_lunch = rint[46], rint[47], rint[48]
+    # after the skyscrapers' scratch: each lunchbox's flag, one's scratch
+    lunch_dirty_at = kscratch_at + (n * (2 * n + 3) if n_sky > 0 else 0)
+    lunch_at = lunch_dirty_at + n_lunch
     pointing = rint[34] > 0
     if pointing:   # the state's row of digits of two places looked at, per house (see search)
         memo_at = _memo_at(work, n_cells, n_units)
@@ -229,6 +238,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[kdirty_at + r] = 1
         for i in range(n_inter):
             work[idirty_at + i] = 1
+        for r in range(n_lunch):
+            work[lunch_dirty_at + r] = 1
         for c in range(n_cells):
             if state[c] == zero:
                 return False
@@ -245,6 +256,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[kdirty_at + r] = 0
         for i in range(n_inter):
             work[idirty_at + i] = 0
+        for r in range(n_lunch):
+            work[lunch_dirty_at + r] = 0
         _push(origin, work, inq_at, head_tail)
     while True:
         # the ring: cells whose mask changed
@@ -298,6 +311,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 work[sdirty_at + rint[cell_sand + k]] = 1
             for k in range(rint[_ix(cell_sky_ptr + c)], rint[_ix(cell_sky_ptr + c + 1)]):
                 work[_ix(kdirty_at + rint[_ix(cell_sky + k)])] = 1
+            for k in range(rint[_ix(cell_lunch_ptr + c)], rint[_ix(cell_lunch_ptr + c + 1)]):
+                work[_ix(lunch_dirty_at + rint[_ix(cell_lunch + k)])] = 1
         # hidden singles in the units that changed
         pending, next_u = dirty, 0
         dirty = zero
@@ -362,6 +377,15 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 continue
             work[_ix(kdirty_at + r)] = 0
             if _skyscraper(r, state, rint, work, kscratch_at, inq_at, head_tail) < 0:
+                return False
+        if head_tail[1] > 0:
+            continue
+        # lunchbox lines holding a changed cell
+        for r in range(n_lunch):
+            if work[lunch_dirty_at + r] == 0:
+                continue
+            work[lunch_dirty_at + r] = 0
+            if _lunchbox(r, state, rint, work, lunch_at, inq_at, head_tail) < 0:
                 return False
         if head_tail[1] > 0:
             continue
@@ -476,7 +500,8 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
         Also return (not finished) when ``found`` has just filled up.
     work : numpy.ndarray
         ``int64`` scratch of ``2 * cells + units + rows + 2 * terms + 2 + sandwiches + 4 * (n + 1) +
-        intersections + 8 * terms`` entries (with skyscraper lines ``lines + n * (2 * n + 3)`` more), then ``cells + 1`` for the stack rows' shares of the tree (row 0's the
+        intersections + 8 * terms`` entries (with skyscraper lines ``lines + n * (2 * n + 3)`` more), then
+        ``lunchboxes + 4 * n + 2`` (and the pointing memo), then ``cells + 1`` for the stack rows' shares of the tree (row 0's the
         caller's: the whole tree, ``pipeline.solvers.dfs.WHOLE``, to start) and ``cells + 1`` for the
         conflict scores and their count (kept from one call to the next: zeros to start a search).
     probe_idle : int

@@ -10,9 +10,10 @@ from typing import Protocol, cast
 import numpy as np
 
 from pipeline.core.puzzle import Puzzle
+from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_aux_values
 from pipeline.solvers.dfsrules_rows import by_cell
 
-__all__ = ["line_tables", "skyscraper_problem", "skyscraper_seen"]
+__all__ = ["handled_aux_values", "line_tables", "skyscraper_problem", "skyscraper_seen"]
 
 
 class _Line(Protocol):
@@ -106,3 +107,32 @@ def skyscraper_seen(puzzle: Puzzle, grid: np.ndarray, names: np.ndarray) -> np.n
     rest = np.char.partition(np.char.replace(np.asarray(names).astype(str), "aux_skyscraper_", ""), "_")
     k, i = rest[:, 0].astype(np.int64), rest[:, 2].astype(np.int64)
     return seen[k - 1, i - 1].astype(float)
+
+
+def handled_aux_values(puzzle: Puzzle, grid: np.ndarray, names: np.ndarray) -> np.ndarray:
+    """The values of the auxiliary columns of the kinds whose rows the kernel's handlers replace
+    (skyscraper clues' cells seen, lunchboxes' ends), from the solved ``grid``: the rest of a
+    solution vector over every column of the model. Each kind reads its own columns by name, so a
+    puzzle with both gets each its own.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        A puzzle :func:`pipeline.solvers.dfsrules.model_problem` takes.
+    grid : numpy.ndarray
+        Its solved grid.
+    names : numpy.ndarray
+        The model's auxiliary column names in order (``Model.aux_names``).
+
+    Returns
+    -------
+    numpy.ndarray
+        0/1 (float) per name.
+    """
+    names = np.asarray(names).astype(str)
+    out = np.zeros(names.size)
+    for prefix, values in (("aux_skyscraper_", skyscraper_seen), ("aux_lunchbox_", lunchbox_aux_values)):
+        own = np.char.startswith(names, prefix)
+        if own.any():
+            out[own] = values(puzzle, grid, names[own])
+    return out

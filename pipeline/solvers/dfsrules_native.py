@@ -25,7 +25,8 @@ SIGNATURES = {"search": (_P, _P, _P, _I, _P, _I, _P, *_TABLES, _P, _I, _P, _I, _
               "tables": (_P, _I, _P, _I, _P, _I, _I, _U, _P, _I, _P, _I)}
 #: The kernel's modules (the table builder's layout included): a change to any compiles a new object.
 _KERNEL_SOURCES = tuple(Path(__file__).with_name(name) for name in (
-    "dfsrules_kernel.py", "dfsrules_handlers.py", "dfsrules_tables_kernel.py", "dfsrules_rows.py"))
+    "dfsrules_kernel.py", "dfsrules_handlers.py", "dfsrules_tables_kernel.py", "dfsrules_rows.py",
+    "dfsrules_lunchbox.py"))
 _LOCK = threading.Lock()
 _LOADED: RulesKernel | None = None
 
