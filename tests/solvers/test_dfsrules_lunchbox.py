@@ -17,7 +17,7 @@ from oracles import ISS_COLLECTION
 
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import parse_puzzle
-from pipeline.core.verify import verify_grid
+from pipeline.core.verify import residual, verify_grid
 from pipeline.solvers import SOLVERS, get_solver
 from pipeline.solvers.auto import pick_solver
 from pipeline.solvers.dfsrules import model_problem, rule_tables
@@ -135,3 +135,15 @@ def test_iss_lunchbox_puzzles_it_takes_solve_to_the_published_grid():
         if entry.get("solution"):
             assert "".join(str(int(v)) for v in np.asarray(result.grid).reshape(-1)) == entry["solution"], entry["name"]
     assert taken >= 4
+
+
+def test_a_puzzle_with_skyscrapers_and_lunchboxes_gets_each_kinds_columns_from_its_grid():
+    # both kinds' rows are replaced by handlers, and the answer's vector fills each kind's own
+    # auxiliary columns by name: every row of the model holds, and the grid is the SAT engine's
+    for made in generate(size=6, count=3, seed=3, rules=[{"rule": "skyscraper"}, {"rule": "lunchbox"}]):
+        model = build_model(made.puzzle)
+        kinds = {rule.kind for rule in made.puzzle.rules}
+        assert kinds == {"skyscraper", "lunchbox"} and get_solver("dfsrules").problem_with(model) is None
+        got, want = get_solver("dfsrules").solve(model, check_unique=True), get_solver("sat").solve(model, check_unique=True)
+        assert got.unique == want.unique and np.array_equal(got.grid, want.grid)
+        assert residual(model, got.x) <= 1e-9
