@@ -24,6 +24,8 @@ So do skyscraper clues, whose rows reach auxiliary columns (each cell seen or no
 keeps each line arc consistent, on lines of the grid's ``n`` cells and ``n`` values
 (:mod:`pipeline.solvers.dfsrules_lines`), and the answer's vector gets those columns from its grid.
 So do lunchboxes (:mod:`pipeline.solvers.dfsrules_lunchbox`), all but their distinct digits' rows.
+Counting circles and count-distinct clues skip theirs too (rows with auxiliary columns): their
+handlers (:mod:`pipeline.solvers.dfsrules_counting`) read each rule's cells, for values ``1..N``.
 
 Unit rules (windoku, a diagonal, extra regions) are units of the puzzle (hidden singles). A model
 with columns beyond the cell/digit variables (auxiliary columns), a gattai layout, or a grid
@@ -55,6 +57,7 @@ from pipeline.solvers import dfsrules_native
 from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, register_solver, solve_without_give_up,
                                    wide_values_problem, without_give_up)
 from pipeline.core.combined_sums import combined_sum_rows
+from pipeline.solvers.dfsrules_counttables import CNT_AT, COUNTING_KINDS, counting_tables, standard_values
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
 from pipeline.solvers.dfsrules_lines import handled_aux_values, line_tables, skyscraper_problem
 from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_problem, lunchbox_rows, lunchbox_tables
@@ -70,7 +73,7 @@ LOOKUP_DIGITS = 9
 #: and this many entries in all (256 KiB).
 LOOKUP_ENTRIES = 1 << 15
 #: Slots of ``rint``'s header (:data:`pipeline.solvers.dfsrules_kernel.HEADER`, not imported: numba).
-_HEADER = 49
+_HEADER = CNT_AT + 8
 #: The kernel's branching by conflicts per candidate and houses' digits of two places (``rint``'s
 #: ``by_ratio``) for every puzzle: first for killers only, then for all (session 34), where it
 #: finishes the three zero-given published thermometer puzzles that the fewest candidates left
@@ -78,7 +81,7 @@ _HEADER = 49
 #: 133,122 -> 122,618 nodes, zipper 25,562 -> 19,850).
 BY_RATIO = True
 #: Rule kinds the kernel propagates with a handler of their own instead of their rows.
-HANDLED_KINDS = frozenset({"sandwich", "skyscraper", "lunchbox"})
+HANDLED_KINDS = frozenset({"sandwich", "skyscraper", "lunchbox"}) | COUNTING_KINDS
 #: An empty part of ``rint`` (the intersections of a puzzle without digit sets), shared read-only.
 _EMPTY = np.zeros(0, dtype=np.int64)
 _EMPTY.flags.writeable = False
@@ -250,10 +253,12 @@ class RuleTables:
         term for the exclusion groups (:func:`exclusion_groups`), the skyscraper lines and one
         line's scratch (forward and backward states, ``n + 1`` per cell each, and its digits) and, where
         pointing can apply (:meth:`with_pointing`), its memo: a row per stack row and the row in use."""
+        n_cnt = int(self.rint[CNT_AT])   # the counting rules: dirty flags, and a count-distinct clue's scratch
         return self.n_lin + 10 * self.n_terms + 2 + self.n_sand + 4 * (self.n + 1) + int(self.rint[25]) + (
             self.n_sky + self.n * (2 * self.n + 3) if self.n_sky else 0) + (
             1 + (self.n * self.n + 1) * self.n_units if self.n_units else 0) + (
-            int(self.rint[46]) + 4 * self.n + 2)   # the lunchbox lines' flags and one line's scratch
+            int(self.rint[46]) + 4 * self.n + 2) + (   # the lunchbox lines' flags and one line's scratch
+            n_cnt + 194 + self.n * self.n if n_cnt else 0)
 
 
 #: The rule kinds this engine takes: each held to the SAT engine (counts to 2 on random puzzles with
@@ -265,7 +270,8 @@ class RuleTables:
 #: cell digits alone), but for those the kernel handles itself (skyscraper); so are puzzles with more values than the side (``doppelganger``: values 0..N),
 #: before their kinds are looked at.
 KNOWN_KINDS = frozenset({
-    "antiking", "antiknight", "antitaxicab", "arrow", "between", "cage", "containatleast", "containexact", "diagonal",
+    "antiking", "antiknight", "antitaxicab", "arrow", "between", "cage", "containatleast", "containexact",
+    "countdistinct", "countingcircles", "diagonal",
     "disjointgroups", "doublearrow", "dutchflatmates", "entropic", "equalitycage", "equalsum", "even", "extraregion",
     "globalentropy", "globalmod", "greater", "hiddenskyscraper", "indexing", "kropki", "littlekiller", "lockout",
     "lookandsay", "lunchbox", "modular", "nonconsecutive", "numberedroom", "odd", "pair", "palindrome", "pencilmarks",
@@ -306,6 +312,10 @@ def model_problem(model: Any) -> str | None:
     lunchbox = lunchbox_problem(puzzle)   # the kernel's handler takes a standard lunchbox's place
     if lunchbox:
         return lunchbox
+    counting = sorted({rule.kind for rule in puzzle.rules} & COUNTING_KINDS)
+    if counting and not standard_values(puzzle):   # the kernel's handlers count values 1..N
+        return (f"dfsrules holds {', '.join(counting)} for the values 1..{puzzle.n} only, and the puzzle's "
+                f"values are {', '.join(str(v) for v in puzzle.board.value_of)}")
     if aux:   # a rule over auxiliary 0-1 columns (pipeline.core.rules.auxcols.AuxRule)
         return f"dfsrules propagates rows over cell digits only, and {', '.join(aux)} add{'s' if len(aux) == 1 else ''} auxiliary columns"
     unknown = sorted({rule.kind for rule in puzzle.rules} - KNOWN_KINDS)
@@ -546,7 +556,10 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     sky_cells, sky_clue, cell_sky_ptr, cell_sky = line_tables(puzzle, "skyscraper")
     sand_sets, sand_sets_ptr = _sandwich_sets(puzzle, sand_sum)
     sand_sets_ptr = sand_sets_ptr + (core.compat.size + combos.size)
-    compat = np.concatenate([core.compat, combos, sand_sets]) if combos.size or sand_sets.size else core.compat
+    n_cnt, cnt_parts, cnt_sets = counting_tables(puzzle, units)   # counting circles, count-distinct clues
+    cnt_parts[4] = cnt_parts[4] + (core.compat.size + combos.size + sand_sets.size)
+    compat = np.concatenate([core.compat, combos, sand_sets, cnt_sets]) if combos.size or sand_sets.size or \
+        cnt_sets.size else core.compat
     parts = [core.arc_ptr, core.arc_other, core.arc_table, core.lin_ptr, core.term_cell, core.term_coef.ravel(),
              core.lin_rhs, core.lin_eq, core.cell_lin_ptr, core.cell_lin, combo_ptr,
              sand_cells, sand_sum, puzzle.board.value_of[:n], cell_sand_ptr, cell_sand, sand_sets_ptr]
@@ -566,13 +579,14 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     parts += [sky_cells, sky_clue, cell_sky_ptr, cell_sky]   # skyscraper lines (the kernel's handler)
     lunch_ptr, lunch_cells, lunch_sum, cell_lunch_ptr, cell_lunch = lunchbox_tables(puzzle)
     parts += [lunch_ptr, lunch_cells, lunch_sum, cell_lunch_ptr, cell_lunch]   # lunchbox lines (its handler)
+    parts += cnt_parts
     # one array: the header, then each part where the header says (offsets as Python ints: the
     # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
     offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))
     rint = np.empty(offsets[-1], dtype=np.int64)
     rint[:_HEADER] = (n_cells, n, n_lin, n_terms, core.arc_other.size, *offsets[:16], sand_sum.size, offsets[16],
                       n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0, *offsets[22:29], sky_clue.size,
-                      *offsets[29:32], lunch_sum.size, *offsets[32:34])
+                      *offsets[29:32], lunch_sum.size, *offsets[32:34], n_cnt, *offsets[34:41])
     for part, at, end in zip(parts, offsets, offsets[1:]):
         rint[at:end] = part
     return RuleTables(rint, compat if compat.size else np.zeros(1, dtype=np.uint64),

@@ -59,6 +59,9 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
 * **lunchbox lines** (distinct digits, the cells between the smallest and the largest add up to
   the total): each placement of the two ends and their values, judged by sum bounds
   (:mod:`pipeline.solvers.dfsrules_lunchbox`), in place of the rule's auxiliary columns.
+* **counting circles and count-distinct clues** (their rows need auxiliary columns): ISS's
+  handlers' reasoning over the candidates (:mod:`pipeline.solvers.dfsrules_counting`), exact once
+  their cells are decided.
 
 The search branches on a cell with the fewest candidates; among those, on the one whose branches
 failed most often (its **conflict score**, as ISS's candidate selector keeps one: one point per
@@ -95,6 +98,8 @@ import functools
 import numpy as np
 from numba import njit
 
+from pipeline.solvers.dfsrules_counting import _counting
+from pipeline.solvers.dfsrules_counttables import CNT_AT
 from pipeline.solvers.dfsrules_handlers import (_ix, _lin_row, _low_index, _pointing, _popcount, _push, _same_rests,
                                                 _sandwich, _skyscraper)
 from pipeline.solvers.dfsrules_lunchbox import _lunchbox
@@ -111,7 +116,8 @@ HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", 
           "sand_sets", "arc_lookup", "n_inter", "inter_a", "inter_b", "unit_inter_ptr", "unit_inter", "term_order",
           "by_ratio", "pointing_ptr", "pointing", "n_pointing", "term_group", "cell_table",
           "cell_unit_mask", "sky_cells", "sky_clue", "cell_sky_ptr", "cell_sky", "n_sky", "lunch_ptr", "lunch_cells",
-          "lunch_sum", "n_lunch", "cell_lunch_ptr", "cell_lunch")
+          "lunch_sum", "n_lunch", "cell_lunch_ptr", "cell_lunch", "n_cnt", "cnt_ptr", "cnt_cells", "cnt_group", "cnt_clue",
+          "cnt_sets", "cell_cnt_ptr", "cell_cnt")
 #: Conflicts after which every cell's conflict score is halved (recent conflicts weigh more).
 DECAY_EVERY = 1 << 11   # measured against 1 << 8 and 1 << 14: 3-5% fewer nodes
 
@@ -208,6 +214,9 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
     # after the skyscrapers' scratch: each lunchbox's flag, one's scratch
     lunch_dirty_at = kscratch_at + (n * (2 * n + 3) if n_sky > 0 else 0)
     lunch_at = lunch_dirty_at + n_lunch
+    n_cnt, cell_cnt_ptr, cell_cnt = rint[CNT_AT], rint[CNT_AT + 6], rint[CNT_AT + 7]
+    cdirty_at = lunch_at + 4 * n + 2        # then the dirty counting rules and their scratch
+    cscratch_at = cdirty_at + n_cnt
     pointing = rint[34] > 0
     if pointing:   # the state's row of digits of two places looked at, per house (see search)
         memo_at = _memo_at(work, n_cells, n_units)
@@ -240,6 +249,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[idirty_at + i] = 1
         for r in range(n_lunch):
             work[lunch_dirty_at + r] = 1
+        for r in range(n_cnt):
+            work[cdirty_at + r] = 1
         for c in range(n_cells):
             if state[c] == zero:
                 return False
@@ -258,6 +269,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[idirty_at + i] = 0
         for r in range(n_lunch):
             work[lunch_dirty_at + r] = 0
+        for r in range(n_cnt):
+            work[cdirty_at + r] = 0
         _push(origin, work, inq_at, head_tail)
     while True:
         # the ring: cells whose mask changed
@@ -313,6 +326,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 work[_ix(kdirty_at + rint[_ix(cell_sky + k)])] = 1
             for k in range(rint[_ix(cell_lunch_ptr + c)], rint[_ix(cell_lunch_ptr + c + 1)]):
                 work[_ix(lunch_dirty_at + rint[_ix(cell_lunch + k)])] = 1
+            for k in range(rint[_ix(cell_cnt_ptr + c)], rint[_ix(cell_cnt_ptr + c + 1)]):
+                work[_ix(cdirty_at + rint[_ix(cell_cnt + k)])] = 1
         # hidden singles in the units that changed
         pending, next_u = dirty, 0
         dirty = zero
@@ -386,6 +401,15 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 continue
             work[lunch_dirty_at + r] = 0
             if _lunchbox(r, state, rint, work, lunch_at, inq_at, head_tail) < 0:
+                return False
+        if head_tail[1] > 0:
+            continue
+        # counting circles and count-distinct clues holding a changed cell
+        for r in range(n_cnt):
+            if work[cdirty_at + r] == 0:
+                continue
+            work[cdirty_at + r] = 0
+            if _counting(r, state, rint, compat, work, cscratch_at, inq_at, head_tail) < 0:
                 return False
         if head_tail[1] > 0:
             continue

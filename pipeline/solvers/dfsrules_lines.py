@@ -10,6 +10,7 @@ from typing import Protocol, cast
 import numpy as np
 
 from pipeline.core.puzzle import Puzzle
+from pipeline.solvers.dfsrules_counttables import aux_values as counting_aux_values
 from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_aux_values
 from pipeline.solvers.dfsrules_rows import by_cell
 
@@ -111,7 +112,8 @@ def skyscraper_seen(puzzle: Puzzle, grid: np.ndarray, names: np.ndarray) -> np.n
 
 def handled_aux_values(puzzle: Puzzle, grid: np.ndarray, names: np.ndarray) -> np.ndarray:
     """The values of the auxiliary columns of the kinds whose rows the kernel's handlers replace
-    (skyscraper clues' cells seen, lunchboxes' ends), from the solved ``grid``: the rest of a
+    (skyscraper clues' cells seen, lunchboxes' ends, the digits counting circles and
+    count-distinct clues hold), from the solved ``grid``: the rest of a
     solution vector over every column of the model. Each kind reads its own columns by name, so a
     puzzle with both gets each its own.
 
@@ -135,4 +137,8 @@ def handled_aux_values(puzzle: Puzzle, grid: np.ndarray, names: np.ndarray) -> n
         own = np.char.startswith(names, prefix)
         if own.any():
             out[own] = values(puzzle, grid, names[own])
+    # counting circles' and count-distinct clues' columns: a digit per rule, in the model's order
+    own = np.char.startswith(names, "aux_countingcircles_") | np.char.startswith(names, "aux_countdistinct_")
+    if own.any():
+        out[own] = counting_aux_values(puzzle, grid)
     return out
