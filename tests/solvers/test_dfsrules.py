@@ -348,8 +348,8 @@ def test_two_kinds_with_auxiliary_columns_are_named_in_the_plural_and_dfs_does_n
     from pipeline.solvers import get_solver
 
     model = build_model(parse_puzzle({"size": 4, "variant": "latin", "givens": "12" + "." * 14, "rules": [
-        {"rule": "chaos"}, {"rule": "countingcircles", "cells": ["r1c1", "r2c2"]}]}))
-    assert model_problem(model) == ("dfsrules propagates rows over cell digits only, and chaos, countingcircles add "
+        {"rule": "chaos"}, {"rule": "sumline", "cells": ["r1c1", "r2c2"], "sum": 4}]}))
+    assert model_problem(model) == ("dfsrules propagates rows over cell digits only, and chaos, sumline add "
                                     "auxiliary columns")
     with pytest.raises(SolveError) as refused:   # dfs named dfsrules, which then refused the puzzle
         get_solver("dfs").solve(model)

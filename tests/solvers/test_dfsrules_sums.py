@@ -193,7 +193,8 @@ def test_a_kind_it_was_not_checked_on_is_refused_and_auto_uses_the_sat_engine(mo
 def test_every_kind_it_takes_is_registered_and_adds_no_auxiliary_columns():
     """Its auxiliary columns are the kernel's own handler's to hold (skyscraper) or none."""
     assert KNOWN_KINDS <= set(RULES), sorted(KNOWN_KINDS - set(RULES))
-    # skyscraper and lunchbox columns are replaced by the kernel's handler (tests/solvers/test_dfsrules_lunchbox.py)
+    # auxiliary columns only for the kinds the kernel holds by handlers of their own (skyscraper clues,
+    # lunchboxes, counting rules: tests/solvers/test_dfsrules_skyscraper.py, _lunchbox.py, _counting.py)
     assert not [k for k in KNOWN_KINDS - HANDLED_KINDS if issubclass(RULES[k], AuxRule)]
 
 
@@ -210,7 +211,12 @@ def _samplers():
 _ONCE = {"even", "odd", "strictxv", "strictkropki", "pencilmarks"}
 
 
-@pytest.mark.parametrize("kind", sorted(KNOWN_KINDS - {"lunchbox"}))   # no CP-SAT oracle sampler: its own tests
+#: kinds without a sampler there (tests/core/test_cpsat_oracle.py's UNSAMPLED), held elsewhere
+#: (lunchboxes, count-distinct clues: tests/solvers/test_dfsrules_lunchbox.py, test_dfsrules_counting.py)
+_UNSAMPLED = {"countdistinct", "lunchbox"}
+
+
+@pytest.mark.parametrize("kind", sorted(KNOWN_KINDS - _UNSAMPLED))
 @pytest.mark.parametrize("seed", [1, 2])
 def test_many_rules_of_one_kind_count_as_the_sat_engine(kind, seed):
     """A 9x9 with many instances of one kind sampled on one grid, with 20-45 of its givens, or
