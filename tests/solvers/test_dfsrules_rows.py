@@ -86,9 +86,10 @@ def test_compiled_builder_gives_the_numpy_builders_tables_on_the_bench_set(monke
         return compiled
 
     monkeypatch.setattr(dfsrules, "core_tables", both)
-    for line in (ROOT / "bench" / "dfsrules_set.jsonl").read_text().splitlines():
+    lines = (ROOT / "bench" / "dfsrules_set.jsonl").read_text().splitlines()
+    for line in lines:
         dfsrules._build_rule_tables(parse_puzzle(json.loads(line)["document"]))
-    assert len(seen) == 240 and sum(seen) > 100_000
+    assert len(seen) == len(lines) >= 240 and sum(seen) > 100_000   # every family the bench set holds
 
 
 def test_the_builders_layout_names_each_slot_once_and_ends_with_the_counts():
