@@ -297,8 +297,8 @@ def test_the_rule_section_sets_iss_beside_dfsrules_or_says_why_not(monkeypatch, 
 
 def test_every_generator_family_is_in_the_rule_set_and_one_dfsrules_refuses_goes_through_auto(capsys):
     """Issue 34: every family the generator samples joins the rule bench's set (cage, even and odd
-    are its killer and even/odd families), ten of each shipped; a family dfsrules refuses (skyscraper
-    clues add auxiliary columns) is measured with the engine auto answers it with, named per family
+    are its killer and even/odd families), ten of each shipped; a family dfsrules refuses (sum lines
+    add auxiliary columns) is measured with the engine auto answers it with, named per family
     in the table and in a missed 10x-ISS target, not dropped (bench/dfsrules_bench.py)."""
     sys.path.insert(0, str(PROJECT))
     from bench import dfsrules_bench
@@ -311,21 +311,21 @@ def test_every_generator_family_is_in_the_rule_set_and_one_dfsrules_refuses_goes
     shipped = dfsrules_bench.load_set()
     assert {family: sum(row["family"] == family for row in shipped) for family in dfsrules_bench.FAMILIES} == {
         family: 10 for family in dfsrules_bench.FAMILIES}
-    rows = [next(row for row in shipped if row["family"] == family) for family in ("thermo", "skyscraper")]
+    rows = [next(row for row in shipped if row["family"] == family) for family in ("thermo", "sumline")]
     assert get_solver("dfsrules").problem_with(build_model(parse_puzzle(rows[1]["document"])))
     record = dfsrules_bench.per_record(rows, "dfsrules", dfsrules_bench.FALLBACK)
-    assert record["wrong"] == 0 and record["n"] == 2 and set(record["by_family"]) == {"thermo", "skyscraper"}
-    assert record["engines"]["thermo"] == "dfsrules" and record["engines"]["skyscraper"] not in ("", "dfsrules")
+    assert record["wrong"] == 0 and record["n"] == 2 and set(record["by_family"]) == {"thermo", "sumline"}
+    assert record["engines"]["thermo"] == "dfsrules" and record["engines"]["sumline"] not in ("", "dfsrules")
     engines = {"dfsrules": {"record": {**record, "median_s": 0.001, "max_s": 0.02,
-                                       "by_family": {"thermo": 0.0005, "skyscraper": 0.02}},
+                                       "by_family": {"thermo": 0.0005, "sumline": 0.02}},
                             "batch": {"per_second": 500.0}, "process": {"median_s": 0.1}}}
     results = {"engines": engines, "iss": {"ran": False, "why": "test", "measured": "test",
-                                           "ms": {"thermo": 1.0, "skyscraper": 1.0}}}
+                                           "ms": {"thermo": 1.0, "sumline": 1.0}}}
     assert dfsrules_bench.failures(results) == [
-        f"skyscraper: median 20.00 ms, over 10x ISS's 1.00 ms (answered by {record['engines']['skyscraper']})"]
+        f"sumline: median 20.00 ms, over 10x ISS's 1.00 ms (answered by {record['engines']['sumline']})"]
     dfsrules_bench.print_family_table(results)
     table = capsys.readouterr().out
-    assert any(line.split()[0] == "skyscraper" and line.split()[-1] == record["engines"]["skyscraper"]
+    assert any(line.split()[0] == "sumline" and line.split()[-1] == record["engines"]["sumline"]
                for line in table.splitlines() if line.strip())
 
 
