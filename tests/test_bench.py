@@ -491,3 +491,71 @@ def test_every_bench_writes_its_results_through_the_atomic_writer():
                                                      r"|results_dir|out_dir|\(results /|\(out /", line):
                 direct.append(f"{script.name}:{number}: {line.strip()}")
     assert direct == []
+
+
+#: A stand-in for ISS's node runner (bench/iss_side_by_side.py's ISS_RUNNER): the first input line is
+#: the warm-up (logged), then one record per line; "slow" never finishes, "boom" throws, "die" exits.
+FAKE_ISS_RUNNER = """
+import json, sys, time
+log, inputs = sys.argv[1], open(sys.argv[2]).read().split()
+open(log, "a").write(inputs[0] + "\\n")
+if inputs[0] == "slow":
+    time.sleep(60)
+print(json.dumps({"ready": True}), flush=True)
+for line in inputs[1:]:
+    if line == "slow":
+        time.sleep(60)
+    if line == "die":
+        sys.exit("died on " + line)
+    record = {"error": "thrown"} if line == "boom" else {"count": 1, "ms": 1.0, "guesses": 0, "values": 9}
+    print(json.dumps(record), flush=True)
+"""
+
+
+def test_iss_side_by_side_stops_an_entry_past_the_iss_time_limit_and_goes_on(tmp_path):
+    """An ISS entry past --iss-time-limit is killed with its process and recorded as past; the rest
+    go on in a fresh process warmed up on the last entry that finished (the entry itself when none
+    has); an entry ISS throws on or dies on is that entry's error, not the end of the run."""
+    sys.path.insert(0, str(PROJECT))
+    from bench import iss_side_by_side
+
+    runner, log = tmp_path / "fake_iss.py", tmp_path / "warm.log"
+    runner.write_text(FAKE_ISS_RUNNER)
+    names = ["slow", "a", "slow", "b", "boom", "die", "c"]
+    entries = [{"name": f"{k}{name}", "input": name} for k, name in enumerate(names)]
+    found = iss_side_by_side.iss_pass(entries, time_limit=0.5, command=[sys.executable, str(runner), str(log)],
+                                      grace=0.5)
+    assert [next(iter(record)) for record in found] == ["past", "count", "past", "count", "error", "error", "count"]
+    assert found[0] == found[2] == {"past": 0.5} and found[4] == {"error": "thrown"} and "died" in found[5]["error"]
+    # nothing has finished: the first two processes warm up on their first entry (the slow one, then
+    # a); after that, on the last entry that finished (a, then b before the one that dies)
+    assert log.read_text().split() == ["slow", "a", "a", "b"]
+
+
+def test_iss_side_by_side_summarises_by_rule_kind_with_iss_past_its_limit_as_the_limit(capsys):
+    """The by-kind summary: an entry counts under each of its kinds, the median of the engine's
+    seconds over ISS's (ISS past its limit takes the limit), entries within ISS's time; worst first."""
+    sys.path.insert(0, str(PROJECT))
+    from bench import iss_side_by_side
+
+    def row(name, kinds, iss_s, engine_s, ours_s, right=True):
+        past = {"iss_past_s": 20.0} if iss_s is None else {}
+        return {"name": name, "kinds": kinds, "iss_s": iss_s, "engine_s": engine_s, "ours_s": ours_s,
+                "right": right, "solver": "sat", "iss_guesses": 0 if iss_s else None, **past,
+                "within": bool(right and ours_s <= (iss_s or 20.0))}
+
+    rows = [row("k1", ["cage"], 0.1, 0.4, 0.5),                # 4x, neither within
+            row("k2", ["cage", "thermo"], 1.0, 0.5, 0.9),      # 0.5x, both within
+            row("k3", ["cage"], None, 2.0, 2.5),               # ISS past 20 s: 0.1x at most, both within
+            row("t1", ["thermo"], 2.0, None, 30.0, False),     # ours timed out: no engine seconds
+            row("c1", ["(none)"], 0.01, 0.001, 0.3)]           # 0.1x; the whole process is not within
+    summary = {k["kind"]: k for k in iss_side_by_side.by_kind(rows)}
+    assert [k["kind"] for k in iss_side_by_side.by_kind(rows)] == ["thermo", "cage", "(none)"]
+    assert summary["cage"] == {"kind": "cage", "entries": 3, "iss_past": 1, "median_ratio": 0.5,
+                               "engine_within": 2, "within": 2}
+    assert summary["thermo"]["median_ratio"] == float("inf") and summary["thermo"]["engine_within"] == 1
+    assert (summary["(none)"]["engine_within"], summary["(none)"]["within"]) == (1, 0)
+    iss_side_by_side.print_table({"when": "now", "rounds": 1, "iss": "ran", "iss_time_limit_s": 20.0,
+                                  "entries": rows})
+    table = capsys.readouterr().out
+    assert "past 20" in table and "1 past its 20 s" in table and "By rule kind" in table
