@@ -105,6 +105,14 @@ def iss_pass(entries: list[dict]) -> list[dict]:
     return lines
 
 
+def _as_iss(line: str, solution: str) -> str:
+    """Our answer's ``line`` as ISS writes ``solution``: where a value has two digits (a 16x16's
+    1..16, written ``1-9A-G`` by the project) ISS writes every cell as a letter, ``A`` for 1."""
+    if not solution or solution.isdigit() or not line.isalnum():
+        return line
+    return "".join(chr(64 + (int(ch) if ch.isdigit() else ord(ch.upper()) - 55)) for ch in line)
+
+
 def our_pass(entries: list[dict], time_limit: float) -> list[dict]:
     """``python -m pipeline solve ENTRY.iss --format json`` per entry: wall seconds, the engine, its
     seconds, and whether the grid is the published solution and proved unique."""
@@ -127,7 +135,7 @@ def our_pass(entries: list[dict], time_limit: float) -> list[dict]:
                           "unique": answer.get("unique"),
                           # ISS's entries without a published solution are judged by the rules alone
                           "right": bool(line) and answer.get("verified") is True and answer.get("unique") is True
-                          and line == (entry.get("solution") or line)})
+                          and _as_iss(line, entry.get("solution") or "") == (entry.get("solution") or line)})
             log(f"  {entry['name']}: {wall:.2f} s ({answer.get('solver')}, {answer.get('status')})")
     return found
 

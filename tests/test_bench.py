@@ -559,3 +559,15 @@ def test_iss_side_by_side_summarises_by_rule_kind_with_iss_past_its_limit_as_the
                                   "entries": rows})
     table = capsys.readouterr().out
     assert "past 20" in table and "1 past its 20 s" in table and "By rule kind" in table
+
+
+def test_iss_side_by_side_compares_a_16x16_answer_in_isss_letters():
+    """ISS writes a solution whose values have two digits as letters, A for 1 (a 16x16's 1..16):
+    the project's line (1-9, then A for 10) is compared in that notation, so a right 16x16 answer
+    is not counted wrong; digit solutions are compared as they are."""
+    sys.path.insert(0, str(PROJECT))
+    from bench import iss_side_by_side
+
+    assert iss_side_by_side._as_iss("19AG", "AIJP") == "AIJP"
+    assert iss_side_by_side._as_iss("123", "123") == "123"
+    assert iss_side_by_side._as_iss("123", "") == "123"
