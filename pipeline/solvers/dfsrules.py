@@ -26,6 +26,7 @@ keeps each line arc consistent, on lines of the grid's ``n`` cells and ``n`` val
 So do lunchboxes (:mod:`pipeline.solvers.dfsrules_lunchbox`), all but their distinct digits' rows.
 Counting circles and count-distinct clues skip theirs too (rows with auxiliary columns): their
 handlers (:mod:`pipeline.solvers.dfsrules_counting`) read each rule's cells, for values ``1..N``.
+So do sum lines (:mod:`pipeline.solvers.dfsrules_sumline`), their automaton columns filled from the grid.
 
 Unit rules (windoku, a diagonal, extra regions) are units of the puzzle (hidden singles). A model
 with columns beyond the cell/digit variables (auxiliary columns), a gattai layout, or a grid
@@ -57,11 +58,12 @@ from pipeline.solvers import dfsrules_native
 from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, register_solver, solve_without_give_up,
                                    wide_values_problem, without_give_up)
 from pipeline.core.combined_sums import combined_sum_rows
-from pipeline.solvers.dfsrules_counttables import CNT_AT, COUNTING_KINDS, counting_tables, standard_values
+from pipeline.solvers.dfsrules_counttables import CNT_AT, COUNTING_KINDS, counting_tables
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
-from pipeline.solvers.dfsrules_lines import handled_aux_values, line_tables, skyscraper_problem
-from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_problem, lunchbox_rows, lunchbox_tables
+from pipeline.solvers.dfsrules_lines import handled_aux_values, handled_problem, line_tables
+from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_rows, lunchbox_tables
 from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, packed_pointing, pointing_tables
+from pipeline.solvers.dfsrules_sumline_rows import SUM_AT, sumline_scratch, sumline_tables
 from pipeline.solvers.dfsrules_rows import by_cell, core_tables, exclusion_groups, shared_tables, term_pairs, unit_masks
 from pipeline.solvers.dfs import (COUNT_LIMIT_MAX, FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, WHOLE, Search,
                                   ShapeTables, _import_problem, grids_of, shape_tables, start_masks, tree_searched)
@@ -73,7 +75,7 @@ LOOKUP_DIGITS = 9
 #: and this many entries in all (256 KiB).
 LOOKUP_ENTRIES = 1 << 15
 #: Slots of ``rint``'s header (:data:`pipeline.solvers.dfsrules_kernel.HEADER`, not imported: numba).
-_HEADER = CNT_AT + 8
+_HEADER = SUM_AT + 7
 #: The kernel's branching by conflicts per candidate and houses' digits of two places (``rint``'s
 #: ``by_ratio``) for every puzzle: first for killers only, then for all (session 34), where it
 #: finishes the three zero-given published thermometer puzzles that the fewest candidates left
@@ -81,7 +83,7 @@ _HEADER = CNT_AT + 8
 #: 133,122 -> 122,618 nodes, zipper 25,562 -> 19,850).
 BY_RATIO = True
 #: Rule kinds the kernel propagates with a handler of their own instead of their rows.
-HANDLED_KINDS = frozenset({"sandwich", "skyscraper", "lunchbox"}) | COUNTING_KINDS
+HANDLED_KINDS = frozenset({"sandwich", "skyscraper", "lunchbox", "sumline"}) | COUNTING_KINDS
 #: An empty part of ``rint`` (the intersections of a puzzle without digit sets), shared read-only.
 _EMPTY = np.zeros(0, dtype=np.int64)
 _EMPTY.flags.writeable = False
@@ -258,7 +260,7 @@ class RuleTables:
             self.n_sky + self.n * (2 * self.n + 3) if self.n_sky else 0) + (
             1 + (self.n * self.n + 1) * self.n_units if self.n_units else 0) + (
             int(self.rint[46]) + 4 * self.n + 2) + (   # the lunchbox lines' flags and one line's scratch
-            n_cnt + 194 + self.n * self.n if n_cnt else 0)
+            n_cnt + 194 + self.n * self.n if n_cnt else 0) + sumline_scratch(self.rint)   # then the sum lines'
 
 
 #: The rule kinds this engine takes: each held to the SAT engine (counts to 2 on random puzzles with
@@ -276,7 +278,7 @@ KNOWN_KINDS = frozenset({
     "globalentropy", "globalmod", "greater", "hiddenskyscraper", "indexing", "kropki", "littlekiller", "lockout",
     "lookandsay", "lunchbox", "modular", "nonconsecutive", "numberedroom", "odd", "pair", "palindrome", "pencilmarks",
     "pillarrow", "quadruple", "regionsamevalues", "regionsum", "rellik", "renban", "samevalues", "sandwich", "skyscraper",
-    "strictkropki", "strictxv", "sum", "thermo", "valueindexing", "whisper", "windoku", "xsum", "xv", "zipper"})
+    "strictkropki", "strictxv", "sum", "sumline", "thermo", "valueindexing", "whisper", "windoku", "xsum", "xv", "zipper"})
 
 
 def model_problem(model: Any) -> str | None:
@@ -306,16 +308,9 @@ def model_problem(model: Any) -> str | None:
     if puzzle.extra:   # pipeline.core.extracells: digits of cells outside the grid are auxiliary columns
         return "dfsrules propagates the grid's cells only, and the puzzle has extra cells outside the grid"
     aux = sorted({rule.kind for rule in puzzle.rules if hasattr(rule, "aux_columns")} - HANDLED_KINDS)
-    sky = skyscraper_problem(puzzle) if any(rule.kind == "skyscraper" for rule in puzzle.rules) else None
-    if sky:   # the handler takes the grid's full lines on n values; anything else keeps the rows' columns
-        return sky
-    lunchbox = lunchbox_problem(puzzle)   # the kernel's handler takes a standard lunchbox's place
-    if lunchbox:
-        return lunchbox
-    counting = sorted({rule.kind for rule in puzzle.rules} & COUNTING_KINDS)
-    if counting and not standard_values(puzzle):   # the kernel's handlers count values 1..N
-        return (f"dfsrules holds {', '.join(counting)} for the values 1..{puzzle.n} only, and the puzzle's "
-                f"values are {', '.join(str(v) for v in puzzle.board.value_of)}")
+    handled = handled_problem(puzzle)   # the kernel's handlers' own conditions (values 1..N, ...)
+    if handled:
+        return handled
     if aux:   # a rule over auxiliary 0-1 columns (pipeline.core.rules.auxcols.AuxRule)
         return f"dfsrules propagates rows over cell digits only, and {', '.join(aux)} add{'s' if len(aux) == 1 else ''} auxiliary columns"
     unknown = sorted({rule.kind for rule in puzzle.rules} - KNOWN_KINDS)
@@ -580,13 +575,16 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     lunch_ptr, lunch_cells, lunch_sum, cell_lunch_ptr, cell_lunch = lunchbox_tables(puzzle)
     parts += [lunch_ptr, lunch_cells, lunch_sum, cell_lunch_ptr, cell_lunch]   # lunchbox lines (its handler)
     parts += cnt_parts
+    n_sum, sum_parts = sumline_tables(puzzle)   # sum lines (their handler)
+    parts += sum_parts
     # one array: the header, then each part where the header says (offsets as Python ints: the
     # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
     offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))
     rint = np.empty(offsets[-1], dtype=np.int64)
     rint[:_HEADER] = (n_cells, n, n_lin, n_terms, core.arc_other.size, *offsets[:16], sand_sum.size, offsets[16],
                       n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0, *offsets[22:29], sky_clue.size,
-                      *offsets[29:32], lunch_sum.size, *offsets[32:34], n_cnt, *offsets[34:41])
+                      *offsets[29:32], lunch_sum.size, *offsets[32:34], n_cnt, *offsets[34:41], n_sum,
+                      *offsets[41:47])
     for part, at, end in zip(parts, offsets, offsets[1:]):
         rint[at:end] = part
     return RuleTables(rint, compat if compat.size else np.zeros(1, dtype=np.uint64),

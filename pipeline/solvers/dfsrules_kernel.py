@@ -62,6 +62,9 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
 * **counting circles and count-distinct clues** (their rows need auxiliary columns): ISS's
   handlers' reasoning over the candidates (:mod:`pipeline.solvers.dfsrules_counting`), exact once
   their cells are decided.
+* **sum lines** (segments each adding up to the total; a loop from any start): each line kept arc
+  consistent over its segments' running sums (:mod:`pipeline.solvers.dfsrules_sumline`), in place
+  of the rule's automaton columns.
 
 The search branches on a cell with the fewest candidates; among those, on the one whose branches
 failed most often (its **conflict score**, as ISS's candidate selector keeps one: one point per
@@ -103,6 +106,8 @@ from pipeline.solvers.dfsrules_counttables import CNT_AT
 from pipeline.solvers.dfsrules_handlers import (_ix, _lin_row, _low_index, _pointing, _popcount, _push, _same_rests,
                                                 _sandwich, _skyscraper)
 from pipeline.solvers.dfsrules_lunchbox import _lunchbox
+from pipeline.solvers.dfsrules_sumline import _sumline
+from pipeline.solvers.dfsrules_sumline_rows import SUM_AT
 from pipeline.solvers.dfsrules_tables_kernel import core_tables
 
 __all__ = ["FINISHED", "HEADER", "entry_points", "propagate", "search"]
@@ -117,7 +122,8 @@ HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", 
           "by_ratio", "pointing_ptr", "pointing", "n_pointing", "term_group", "cell_table",
           "cell_unit_mask", "sky_cells", "sky_clue", "cell_sky_ptr", "cell_sky", "n_sky", "lunch_ptr", "lunch_cells",
           "lunch_sum", "n_lunch", "cell_lunch_ptr", "cell_lunch", "n_cnt", "cnt_ptr", "cnt_cells", "cnt_group", "cnt_clue",
-          "cnt_sets", "cell_cnt_ptr", "cell_cnt")
+          "cnt_sets", "cell_cnt_ptr", "cell_cnt", "n_sum", "sum_ptr", "sum_cells", "sum_total", "sum_loop",
+          "cell_sum_ptr", "cell_sum")
 #: Conflicts after which every cell's conflict score is halved (recent conflicts weigh more).
 DECAY_EVERY = 1 << 11   # measured against 1 << 8 and 1 << 14: 3-5% fewer nodes
 
@@ -217,6 +223,9 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
     n_cnt, cell_cnt_ptr, cell_cnt = rint[CNT_AT], rint[CNT_AT + 6], rint[CNT_AT + 7]
     cdirty_at = lunch_at + 4 * n + 2        # then the dirty counting rules and their scratch
     cscratch_at = cdirty_at + n_cnt
+    n_sum, cell_sum_ptr, cell_sum = rint[SUM_AT], rint[SUM_AT + 5], rint[SUM_AT + 6]
+    mdirty_at = cscratch_at + (194 + n * n if n_cnt > 0 else 0)   # then the dirty sum lines, one's scratch
+    mscratch_at = mdirty_at + n_sum
     pointing = rint[34] > 0
     if pointing:   # the state's row of digits of two places looked at, per house (see search)
         memo_at = _memo_at(work, n_cells, n_units)
@@ -251,6 +260,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[lunch_dirty_at + r] = 1
         for r in range(n_cnt):
             work[cdirty_at + r] = 1
+        for r in range(n_sum):
+            work[mdirty_at + r] = 1
         for c in range(n_cells):
             if state[c] == zero:
                 return False
@@ -271,6 +282,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[lunch_dirty_at + r] = 0
         for r in range(n_cnt):
             work[cdirty_at + r] = 0
+        for r in range(n_sum):
+            work[mdirty_at + r] = 0
         _push(origin, work, inq_at, head_tail)
     while True:
         # the ring: cells whose mask changed
@@ -328,6 +341,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 work[_ix(lunch_dirty_at + rint[_ix(cell_lunch + k)])] = 1
             for k in range(rint[_ix(cell_cnt_ptr + c)], rint[_ix(cell_cnt_ptr + c + 1)]):
                 work[_ix(cdirty_at + rint[_ix(cell_cnt + k)])] = 1
+            for k in range(rint[_ix(cell_sum_ptr + c)], rint[_ix(cell_sum_ptr + c + 1)]):
+                work[_ix(mdirty_at + rint[_ix(cell_sum + k)])] = 1
         # hidden singles in the units that changed
         pending, next_u = dirty, 0
         dirty = zero
@@ -410,6 +425,15 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 continue
             work[cdirty_at + r] = 0
             if _counting(r, state, rint, compat, work, cscratch_at, inq_at, head_tail) < 0:
+                return False
+        if head_tail[1] > 0:
+            continue
+        # sum lines holding a changed cell
+        for r in range(n_sum):
+            if work[mdirty_at + r] == 0:
+                continue
+            work[mdirty_at + r] = 0
+            if _sumline(r, state, rint, work, mscratch_at, inq_at, head_tail) < 0:
                 return False
         if head_tail[1] > 0:
             continue

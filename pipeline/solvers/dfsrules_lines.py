@@ -1,7 +1,8 @@
 """The outside lines the ``dfsrules`` kernel propagates with handlers of their own (sandwich and
 skyscraper clues, :data:`pipeline.solvers.dfsrules.HANDLED_KINDS`): each line's cells from the
 clue inwards, its clue, and each cell's lines; and a skyscraper solution's auxiliary columns
-(each cell seen or not), which the search does not hold but the solver view's vector does.
+(each cell seen or not), which the search does not hold but the solver view's vector does; and,
+for every handled kind, which puzzles its handler does not take and the answer's auxiliary columns.
 """
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from typing import Protocol, cast
 import numpy as np
 
 from pipeline.core.puzzle import Puzzle
+from pipeline.solvers.dfsrules_counttables import COUNTING_KINDS, standard_values
 from pipeline.solvers.dfsrules_counttables import aux_values as counting_aux_values
-from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_aux_values
+from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_aux_values, lunchbox_problem
 from pipeline.solvers.dfsrules_rows import by_cell
+from pipeline.solvers.dfsrules_sumline_rows import sumline_aux_values, sumline_problem
 
-__all__ = ["handled_aux_values", "line_tables", "skyscraper_problem", "skyscraper_seen"]
+__all__ = ["handled_aux_values", "handled_problem", "line_tables", "skyscraper_problem", "skyscraper_seen"]
 
 
 class _Line(Protocol):
@@ -110,10 +113,37 @@ def skyscraper_seen(puzzle: Puzzle, grid: np.ndarray, names: np.ndarray) -> np.n
     return seen[k - 1, i - 1].astype(float)
 
 
+def handled_problem(puzzle: Puzzle) -> str | None:
+    """Why the kernel's handlers do not take the rules of ``puzzle`` whose rows they replace (None:
+    they do): skyscraper clues off the grid's full lines, lunchboxes, counting rules or sum lines
+    on values other than ``1..N``, and the like (each kind's own check).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its rules and board.
+
+    Returns
+    -------
+    str or None
+    """
+    sky = skyscraper_problem(puzzle) if any(rule.kind == "skyscraper" for rule in puzzle.rules) else None
+    if sky:   # the handler takes the grid's full lines on n values; anything else keeps the rows' columns
+        return sky
+    lunchbox = lunchbox_problem(puzzle)   # the kernel's handler takes a standard lunchbox's place
+    if lunchbox:
+        return lunchbox
+    counting = sorted({rule.kind for rule in puzzle.rules} & COUNTING_KINDS)
+    if counting and not standard_values(puzzle):   # the kernel's handlers count values 1..N
+        return (f"dfsrules holds {', '.join(counting)} for the values 1..{puzzle.n} only, and the puzzle's "
+                f"values are {', '.join(str(v) for v in puzzle.board.value_of)}")
+    return sumline_problem(puzzle)
+
+
 def handled_aux_values(puzzle: Puzzle, grid: np.ndarray, names: np.ndarray) -> np.ndarray:
     """The values of the auxiliary columns of the kinds whose rows the kernel's handlers replace
     (skyscraper clues' cells seen, lunchboxes' ends, the digits counting circles and
-    count-distinct clues hold), from the solved ``grid``: the rest of a
+    count-distinct clues hold, sum lines' automaton states), from the solved ``grid``: the rest of a
     solution vector over every column of the model. Each kind reads its own columns by name, so a
     puzzle with both gets each its own.
 
@@ -133,7 +163,8 @@ def handled_aux_values(puzzle: Puzzle, grid: np.ndarray, names: np.ndarray) -> n
     """
     names = np.asarray(names).astype(str)
     out = np.zeros(names.size)
-    for prefix, values in (("aux_skyscraper_", skyscraper_seen), ("aux_lunchbox_", lunchbox_aux_values)):
+    for prefix, values in (("aux_skyscraper_", skyscraper_seen), ("aux_lunchbox_", lunchbox_aux_values),
+                           ("aux_sumline_", sumline_aux_values)):
         own = np.char.startswith(names, prefix)
         if own.any():
             out[own] = values(puzzle, grid, names[own])
