@@ -12,8 +12,8 @@ thermo, Kropki, even/odd, killer, anti-king, anti-knight, non-consecutive,
 killer + anti-knight + X, diagonal and windoku (issue 34's first set), then the families of issue
 33 that dfsrules takes: whisper, renban, arrow, palindrome, between, lockout, entropic, modular,
 zipper, region sum, XV, little killer, sandwich and greater-than, then every other family the
-generator makes (:data:`FAMILIES`), one of which dfsrules refuses (sum lines: ``auto`` answers
-them, through the SAT engine); ten of each,
+generator makes (:data:`FAMILIES`; a family dfsrules refused, as sum lines were, is answered by
+``auto``); ten of each,
 every one unique. A family added to :data:`FAMILIES` is generated and appended on the next run (the others kept).
 
 Measured for each engine (``dfsrules``; ``sat``, the engine auto used for rule puzzles before):
@@ -91,9 +91,9 @@ FIRST_FAMILIES = tuple(FAMILIES)
 #: Every other family the generator makes (its samplers, then the bare global rules; ``cage``,
 #: ``even`` and ``odd`` are the killer and even/odd families above), each written as an ISS string
 #: (:func:`~pipeline.core.iss_write.iss_from_puzzle`) and ten unique 9x9 in 0.1-7 s: issue 34, "as
-#: each new family lands, it joins the set". dfsrules refuses sum lines (their rows add auxiliary
-#: columns; it took skyscraper, counting circles, count distinct and lunchbox once its kernel had
-#: handlers of their own), measured through :data:`FALLBACK`.
+#: each new family lands, it joins the set". dfsrules takes every family (it took skyscraper,
+#: counting circles, count distinct, lunchbox and sum lines once its kernel had handlers of their
+#: own); a family it refuses is measured through :data:`FALLBACK`.
 FAMILIES.update({kind: {"rules": [{"rule": kind}]} for kind in (
     "pencilmarks", "pillarrow", "doublearrow", "strictxv", "strictkropki", "quadruple", "sum", "samevalues", "pair",
     "indexing", "skyscraper", "xsum", "numberedroom", "countingcircles", "hiddenskyscraper", "countdistinct",

@@ -148,7 +148,7 @@ def test_a_model_it_cannot_take_is_refused_and_auto_uses_the_sat_engine():
 class _AuxRule:
     """A stand-in for a rule over auxiliary columns (pipeline.core.rules.auxcols.AuxRule)."""
 
-    kind = "sumline"
+    kind = "chaos"
 
     def aux_columns(self, board, index):   # pragma: no cover - never called
         return []
@@ -158,7 +158,7 @@ def test_a_rule_with_auxiliary_columns_is_refused():
     model = build_model(parse_puzzle((ROOT / "examples" / "killer.json").read_text()))
     assert model_problem(model) is None
     fake = type("M", (), {"puzzle": type("P", (), {"layout": None, "n": 9, "extra": (), "is_rect": False, "rules": (_AuxRule(),)})()})()
-    assert model_problem(fake) == "dfsrules propagates rows over cell digits only, and sumline adds auxiliary columns"
+    assert model_problem(fake) == "dfsrules propagates rows over cell digits only, and chaos adds auxiliary columns"
 
 
 def test_a_value_set_wider_than_the_grid_is_refused_by_the_module_functions_too():
@@ -348,8 +348,8 @@ def test_two_kinds_with_auxiliary_columns_are_named_in_the_plural_and_dfs_does_n
     from pipeline.solvers import get_solver
 
     model = build_model(parse_puzzle({"size": 4, "variant": "latin", "givens": "12" + "." * 14, "rules": [
-        {"rule": "chaos"}, {"rule": "sumline", "cells": ["r1c1", "r2c2"], "sum": 4}]}))
-    assert model_problem(model) == ("dfsrules propagates rows over cell digits only, and chaos, sumline add "
+        {"rule": "chaos"}, {"rule": "fullrank", "clue": "r0c1", "rank": 1}]}))
+    assert model_problem(model) == ("dfsrules propagates rows over cell digits only, and chaos, fullrank add "
                                     "auxiliary columns")
     with pytest.raises(SolveError) as refused:   # dfs named dfsrules, which then refused the puzzle
         get_solver("dfs").solve(model)

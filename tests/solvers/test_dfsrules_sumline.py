@@ -1,0 +1,150 @@
+"""The ``dfsrules`` kernel's sum line handler (pipeline/solvers/dfsrules_sumline.py): the rule's
+rows over its automaton columns are left out of the engine's tables, so the handler alone must
+hold it. Its counts to 2, and its grids, equal the SAT engine's (which reads the rule's rows) on
+generated sum line puzzles of 4x4, 6x6 and 9x9: as generated (one solution), with givens removed
+(several) and with a total changed (often none); its whole count equals the SAT engine's on 4x4s
+with hand-made lines and loops and no givens; the answer's vector fills the automaton columns so
+that every row of the model holds; and ISS's published sum line puzzles that it takes solve to
+their published grid. A sum line on other values than 1..N is still refused (the SAT engine takes it)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from oracles import ISS_COLLECTION
+
+from pipeline.core.build import build_model
+from pipeline.core.puzzle import parse_puzzle
+from pipeline.core.verify import residual, verify_grid
+from pipeline.solvers import SOLVERS, get_solver
+from pipeline.solvers.auto import pick_solver
+from pipeline.solvers.dfsrules import model_problem, rule_tables
+from pipeline.solvers.dfsrules_sumline_rows import SUM_AT, sumline_problem
+from pipeline.tools.generate.puzzles import generate
+
+pytest.importorskip("pysat")
+if SOLVERS["dfsrules"].available() is not None:
+    pytest.skip(f"dfsrules is not available here: {SOLVERS['dfsrules'].available()}", allow_module_level=True)
+
+
+def _agree(puzzle, cap: int = 2) -> int:
+    """dfsrules' count to ``cap`` equals the SAT engine's; with fewer than ``cap`` solutions the
+    grids are the same; every grid verifies. Returns the count."""
+    model = build_model(puzzle)
+    assert model_problem(model) is None
+    got, want = get_solver("dfsrules").count(model, cap), get_solver("sat").count(model, cap)
+    assert (got.count, got.status) == (want.count, want.status)
+    if got.count < cap:
+        assert sorted(g.tobytes() for g in got.grids) == sorted(g.tobytes() for g in want.grids)
+    for grid in got.grids:
+        assert verify_grid(grid, puzzle).ok
+    return got.count
+
+
+def _variants(generated, rng) -> list[dict]:
+    """The generated puzzle, the same with half its givens gone, and with one total changed."""
+    doc = generated.puzzle.to_document()
+    grid = np.asarray(generated.puzzle.grid).reshape(-1)
+    fewer = json.loads(json.dumps(doc))
+    shown = np.flatnonzero(grid)
+    gone = rng.choice(shown, size=shown.size // 2, replace=False) if shown.size else shown
+    kept = grid.copy()
+    kept[gone] = 0
+    fewer["givens"] = "".join(str(v) if v else "." for v in kept)
+    changed = json.loads(json.dumps(doc))
+    lines = [r for r in changed["rules"] if r["rule"] == "sumline"]
+    rule = lines[int(rng.integers(len(lines)))]
+    rule["sum"] = int(rule["sum"]) % 30 + 1
+    return [doc, fewer, changed]
+
+
+@pytest.mark.parametrize("size,count", [(4, 6), (6, 5), (9, 4)])
+def test_generated_sumline_puzzles_count_as_the_sat_engine(size, count):
+    rng = np.random.default_rng(size)
+    counts = []
+    for generated in generate(size=size, count=count, seed=size, rules=[{"rule": "sumline"}]):
+        doc, fewer, changed = _variants(generated, rng)
+        puzzle = parse_puzzle(doc)
+        assert any(rule.kind == "sumline" for rule in puzzle.rules)
+        assert _agree(puzzle) == 1
+        model = build_model(puzzle)
+        result = get_solver("dfsrules").solve(model)
+        assert np.array_equal(np.asarray(result.grid).reshape(-1), np.asarray(generated.solution).reshape(-1))
+        assert residual(model, result.x) <= 1e-9
+        counts += [_agree(parse_puzzle(fewer)), _agree(parse_puzzle(changed))]
+    assert 2 in counts and 0 in counts   # several solutions, and contradictions, were reached
+
+
+#: Hand-made 4x4 lines and loops (no givens): a loop across the boxes, one along the grid's rim
+#: (every start), a short loop whose total is the sum itself, a line that passes the sum twice.
+_HAND_MADE = [
+    [{"rule": "sumline", "cells": ["r1c1", "r1c2", "r2c2", "r2c1"], "sum": 5, "loop": True}],
+    [{"rule": "sumline", "cells": ["r1c1", "r1c2", "r1c3", "r1c4", "r2c4", "r3c4", "r4c4", "r4c3", "r4c2", "r4c1",
+                                   "r3c1", "r2c1"], "sum": 5, "loop": True}],
+    [{"rule": "sumline", "cells": ["r2c2", "r2c3", "r3c3"], "sum": 7, "loop": True},
+     {"rule": "sumline", "cells": ["r1c1", "r2c1", "r3c2", "r4c3", "r4c4"], "sum": 4}],
+    [{"rule": "sumline", "cells": ["r1c4", "r2c3", "r3c2", "r4c1"], "sum": 3},
+     {"rule": "sumline", "cells": ["r3c3", "r3c4", "r4c4", "r4c3"], "sum": 5, "loop": True}],
+]
+
+
+@pytest.mark.parametrize("rules", _HAND_MADE)
+def test_every_grid_of_a_4x4_with_hand_made_lines_and_loops_is_counted(rules):
+    """No givens: the whole count equals the SAT engine's (cap above every count here), and each
+    grid's vector keeps every row of the model (the automaton columns from the grid)."""
+    puzzle = parse_puzzle({"size": 4, "box": "2x2", "rules": rules})
+    assert 0 < _agree(puzzle, cap=300) < 300
+    model = build_model(puzzle)
+    result = get_solver("dfsrules").solve(model)
+    assert residual(model, result.x) <= 1e-9
+
+
+def test_a_loop_that_cannot_close_has_no_grid():
+    # 4x4 values add to 10 per row: a loop over one row with sum 3 would need 10 = 3k
+    puzzle = parse_puzzle({"size": 4, "box": "2x2", "rules": [
+        {"rule": "sumline", "cells": ["r1c1", "r1c2", "r1c3", "r1c4"], "sum": 3, "loop": True}]})
+    assert _agree(puzzle) == 0
+
+
+def test_the_handler_takes_the_rows_place_and_a_value_set_is_refused():
+    """A sum line is in the kernel's tables (no linear row); on values 0..3 it is refused as
+    before, and auto sends it to the SAT engine; so is a sum above 63 (one bit a running sum)."""
+    doc = {"size": 4, "box": "2x2", "rules": [{"rule": "sumline", "cells": ["r1c1", "r2c2", "r3c1"], "sum": 4,
+                                               "loop": True}]}
+    tables = rule_tables(parse_puzzle(doc))
+    rint = tables.rint
+    assert tables.n_lin == 0 and rint[SUM_AT] == 1
+    assert rint[rint[SUM_AT + 2]:rint[SUM_AT + 2] + 3].tolist() == [0, 5, 8]
+    assert rint[rint[SUM_AT + 3]] == 4 and rint[rint[SUM_AT + 4]] == 1
+    odd = build_model(parse_puzzle({**doc, "values": [0, 1, 2, 3]}))
+    reason = model_problem(odd)
+    assert reason is not None and "sum lines over the values 1..N only" in reason
+    assert pick_solver("unique", odd).name == "sat"
+    wide = type("P", (), {"n": 9, "board": parse_puzzle({"size": 9}).board,
+                          "rules": (type("R", (), {"kind": "sumline", "cell_list": (0, 1), "total": 64, "loop": False})(),)})()
+    assert sumline_problem(wide) == ("dfsrules propagates sum lines up to a sum of 63 (one running sum a bit), found 64, "
+                                     "and sumline adds auxiliary columns")
+
+
+def _iss_sumlines() -> list[dict]:
+    if not ISS_COLLECTION.is_file():
+        pytest.skip(f"{ISS_COLLECTION} is absent (../shared is not beside the project)")
+    return [json.loads(line) for line in ISS_COLLECTION.read_text().splitlines() if ".SumLine~" in line]
+
+
+def test_iss_sumline_puzzles_it_takes_solve_to_the_published_grid():
+    taken = 0
+    for entry in _iss_sumlines():
+        puzzle = parse_puzzle(entry["input"])
+        model = build_model(puzzle)
+        if model_problem(model) is not None:
+            continue
+        taken += 1
+        result = get_solver("dfsrules").solve(model, check_unique=True, time_limit=60)
+        assert result.unique, entry["name"]
+        assert residual(model, result.x) <= 1e-9, entry["name"]
+        if entry.get("solution"):
+            assert "".join(str(int(v)) for v in np.asarray(result.grid).reshape(-1)) == entry["solution"], entry["name"]
+    assert taken >= 5
