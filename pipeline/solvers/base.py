@@ -348,6 +348,9 @@ class Solver:
     #: inequality rows) and gattai layouts (samurai). An engine without it refuses such a model
     #: with one line rather than solving it without its rules.
     rule_rows: bool = False
+    #: Rule kinds whose rows the engine never builds (a handler of its own takes their place): left
+    #: out of the estimate that answers ``time_limit`` at once when building the rows would outlast it.
+    rows_not_built: frozenset[str] = frozenset()
     #: The engine solves models with more values than the grid's side (``V > N``: each cell one
     #: of ``V`` values, each unit holding a value at most once; docs/conventions.md). An engine
     #: that assumes every unit holds every one of ``N`` digits sets it False: it refuses such a
@@ -396,7 +399,7 @@ class Solver:
                 set_(self, "count", _refusing_rules(self.count, self.name))
             else:
                 set_(self, "count", _rows_within_time_limit(self.count, lambda message: CountResult(
-                    0, [], "time_limit", 0.0, message=message)))
+                    0, [], "time_limit", 0.0, message=message), self.rows_not_built))
             if not self.wide_values:
                 set_(self, "count", _refusing_wide_values(self.count, self.name))
         if self.solve_or_give_up is not None:   # the same refusals as solve's, for the same models
@@ -419,7 +422,7 @@ class Solver:
             solve = _refusing_rules(solve, self.name)
         else:
             solve = _rows_within_time_limit(solve, lambda message: SolveResult(
-                "time_limit", None, None, 0.0, 0, solver=self.name, message=message))
+                "time_limit", None, None, 0.0, 0, solver=self.name, message=message), self.rows_not_built)
         if not self.wide_values:
             solve = _refusing_wide_values(solve, self.name)
         if not self.optimises:
@@ -571,15 +574,17 @@ def _refusing_rules(function: Callable[..., Any], name: str) -> Callable[..., An
     return checked
 
 
-def _rows_within_time_limit(function: Callable[..., Any], stopped: Callable[[str], Any]) -> Callable[..., Any]:
+def _rows_within_time_limit(function: Callable[..., Any], stopped: Callable[[str], Any],
+                            skip: frozenset[str] = frozenset()) -> Callable[..., Any]:
     """``function`` (an engine that takes rule rows) that first answers ``stopped(why)``, a
     ``time_limit`` result, when building the model's rule rows would outlast ``time_limit``
     (:func:`~pipeline.core.rulerows.rule_rows_outlast`: every such engine builds them first; a
-    200x200 non-consecutive's took minutes and 12 GB before an 8 s count could start)."""
+    200x200 non-consecutive's took minutes and 12 GB before an 8 s count could start); rules of a
+    kind in ``skip`` (:attr:`Solver.rows_not_built`) left out of the estimate."""
 
     @functools.wraps(function)
     def checked(model: Any, *args: Any, **kwargs: Any) -> Any:
-        too_long = rule_rows_outlast(model, kwargs.get("time_limit"))
+        too_long = rule_rows_outlast(model, kwargs.get("time_limit"), skip)
         return stopped(too_long) if too_long else function(model, *args, **kwargs)
 
     return checked
