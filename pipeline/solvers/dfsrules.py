@@ -26,7 +26,8 @@ keeps each line arc consistent, on lines of the grid's ``n`` cells and ``n`` val
 So do lunchboxes (:mod:`pipeline.solvers.dfsrules_lunchbox`), all but their distinct digits' rows.
 Counting circles and count-distinct clues skip theirs too (rows with auxiliary columns): their
 handlers (:mod:`pipeline.solvers.dfsrules_counting`) read each rule's cells, for values ``1..N``.
-So do sum lines (:mod:`pipeline.solvers.dfsrules_sumline`), their automaton columns filled from the grid.
+So do sum lines (:mod:`pipeline.solvers.dfsrules_sumline`), their automaton columns filled from the grid,
+and automaton and regex lines (:mod:`pipeline.solvers.dfsrules_automaton`: one accepting run's columns).
 
 Unit rules (windoku, a diagonal, extra regions) are units of the puzzle (hidden singles). A model
 with columns beyond the cell/digit variables (auxiliary columns), a gattai layout, or a grid
@@ -58,13 +59,14 @@ from pipeline.solvers import dfsrules_native
 from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, register_solver, solve_without_give_up,
                                    wide_values_problem, without_give_up)
 from pipeline.core.combined_sums import combined_sum_rows
+from pipeline.solvers.dfsrules_automaton_rows import AUTOMATON_KINDS, NFA_AT, automaton_tables
 from pipeline.solvers.dfsrules_counttables import CNT_AT, COUNTING_KINDS, counting_tables
 from pipeline.solvers.dfsrules_innies import implied_sum_rows
 from pipeline.solvers.dfsrules_lines import handled_aux_values, handled_problem, line_tables
 from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_rows, lunchbox_tables
-from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, packed_pointing, pointing_tables
-from pipeline.solvers.dfsrules_sumline_rows import SUM_AT, sumline_scratch, sumline_tables
-from pipeline.solvers.dfsrules_rows import by_cell, core_tables, exclusion_groups, shared_tables, term_pairs, unit_masks
+from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, house_intersections, packed_pointing, pointing_tables
+from pipeline.solvers.dfsrules_sumline_rows import sumline_scratch, sumline_tables
+from pipeline.solvers.dfsrules_rows import core_tables, exclusion_groups, shared_tables, term_pairs, unit_masks
 from pipeline.solvers.dfs import (COUNT_LIMIT_MAX, FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, WHOLE, Search,
                                   ShapeTables, _import_problem, grids_of, shape_tables, start_masks, tree_searched)
 
@@ -75,7 +77,7 @@ LOOKUP_DIGITS = 9
 #: and this many entries in all (256 KiB).
 LOOKUP_ENTRIES = 1 << 15
 #: Slots of ``rint``'s header (:data:`pipeline.solvers.dfsrules_kernel.HEADER`, not imported: numba).
-_HEADER = SUM_AT + 7
+_HEADER = NFA_AT + 8
 #: The kernel's branching by conflicts per candidate and houses' digits of two places (``rint``'s
 #: ``by_ratio``) for every puzzle: first for killers only, then for all (session 34), where it
 #: finishes the three zero-given published thermometer puzzles that the fewest candidates left
@@ -83,7 +85,7 @@ _HEADER = SUM_AT + 7
 #: 133,122 -> 122,618 nodes, zipper 25,562 -> 19,850).
 BY_RATIO = True
 #: Rule kinds the kernel propagates with a handler of their own instead of their rows.
-HANDLED_KINDS = frozenset({"sandwich", "skyscraper", "lunchbox", "sumline"}) | COUNTING_KINDS
+HANDLED_KINDS = frozenset({"sandwich", "skyscraper", "lunchbox", "sumline", *AUTOMATON_KINDS}) | COUNTING_KINDS
 #: An empty part of ``rint`` (the intersections of a puzzle without digit sets), shared read-only.
 _EMPTY = np.zeros(0, dtype=np.int64)
 _EMPTY.flags.writeable = False
@@ -260,7 +262,8 @@ class RuleTables:
             self.n_sky + self.n * (2 * self.n + 3) if self.n_sky else 0) + (
             1 + (self.n * self.n + 1) * self.n_units if self.n_units else 0) + (
             int(self.rint[46]) + 4 * self.n + 2) + (   # the lunchbox lines' flags and one line's scratch
-            n_cnt + 194 + self.n * self.n if n_cnt else 0) + sumline_scratch(self.rint)   # then the sum lines'
+            n_cnt + 194 + self.n * self.n if n_cnt else 0) + sumline_scratch(self.rint) + (   # then the sum lines'
+            int(self.rint[NFA_AT + 3]) + int(self.rint[NFA_AT + 7]))   # the automaton lines' flags and one line's scratch
 
 
 #: The rule kinds this engine takes: each held to the SAT engine (counts to 2 on random puzzles with
@@ -272,13 +275,14 @@ class RuleTables:
 #: cell digits alone), but for those the kernel handles itself (skyscraper); so are puzzles with more values than the side (``doppelganger``: values 0..N),
 #: before their kinds are looked at.
 KNOWN_KINDS = frozenset({
-    "antiking", "antiknight", "antitaxicab", "arrow", "between", "cage", "containatleast", "containexact",
+    "antiking", "antiknight", "antitaxicab", "arrow", "automaton", "between", "cage", "containatleast", "containexact",
     "countdistinct", "countingcircles", "diagonal",
     "disjointgroups", "doublearrow", "dutchflatmates", "entropic", "equalitycage", "equalsum", "even", "extraregion",
     "globalentropy", "globalmod", "greater", "hiddenskyscraper", "indexing", "kropki", "littlekiller", "lockout",
     "lookandsay", "lunchbox", "modular", "nonconsecutive", "numberedroom", "odd", "pair", "palindrome", "pencilmarks",
-    "pillarrow", "quadruple", "regionsamevalues", "regionsum", "rellik", "renban", "samevalues", "sandwich", "skyscraper",
-    "strictkropki", "strictxv", "sum", "sumline", "thermo", "valueindexing", "whisper", "windoku", "xsum", "xv", "zipper"})
+    "pillarrow", "quadruple", "regex", "regionsamevalues", "regionsum", "rellik", "renban", "samevalues", "sandwich",
+    "skyscraper", "strictkropki", "strictxv", "sum", "sumline", "thermo", "valueindexing", "whisper", "windoku", "xsum",
+    "xv", "zipper"})
 
 
 def model_problem(model: Any) -> str | None:
@@ -317,56 +321,6 @@ def model_problem(model: Any) -> str | None:
     if unknown:
         return f"dfsrules does not take {', '.join(unknown)} (not among the rule kinds it was checked on)"
     return None
-
-
-_INTERSECTIONS: dict[int, tuple[ShapeTables, tuple]] = {}
-
-
-def house_intersections(units: ShapeTables) -> tuple:
-    """Every two houses of ``units`` that share two cells or more (a box and a row, a box and a
-    diagonal, a jigsaw region and a column): a digit can stand in the first's other cells only if it
-    can in the second's (each house holds each digit once, so the digit is either in the shared
-    cells or in both the rests). The kernel keeps the two rests' digits equal: locked candidates
-    (pointing and claiming), as ISS's house intersections do. Cached per shape.
-
-    Parameters
-    ----------
-    units : ShapeTables
-        The shape's tables.
-
-    Returns
-    -------
-    tuple
-        ``(count, rest_a, rest_b, unit_ptr, unit_list)``: each intersection's two rests (cells,
-        ``-1`` padded to ``n`` a row, flattened), and each house's intersections (``unit_ptr[u]``
-        .. ``unit_ptr[u + 1]`` in ``unit_list``).
-    """
-    cached = _INTERSECTIONS.get(id(units))
-    if cached is not None and cached[0] is units:
-        return cached[1]
-    n_units, size = units.units.shape
-    n_cells = int(units.peers.shape[0])
-    member = np.zeros((n_units, n_cells), dtype=np.float32)   # float: the product is BLAS's (exact here)
-    member[np.arange(n_units)[:, None], units.units] = 1
-    shared = member @ member.T
-    ua, ub = np.nonzero(np.triu(shared >= 2, k=1))
-    rest_a = np.full((ua.size, size), -1, dtype=np.int64)
-    rest_b = np.full((ua.size, size), -1, dtype=np.int64)
-    for rest, mine, other in ((rest_a, ua, ub), (rest_b, ub, ua)):
-        cells = units.units[mine]                                    # (k, size)
-        outside = member[other[:, None], cells] == 0                 # cells not in the other house
-        order = np.argsort(~outside, axis=1, kind="stable")
-        picked = np.take_along_axis(cells, order, axis=1)
-        keep = np.take_along_axis(outside, order, axis=1)
-        rest[keep] = picked[keep]
-    both = np.concatenate([ua, ub])
-    which = np.concatenate([np.arange(ua.size), np.arange(ua.size)])
-    unit_ptr, order = by_cell(both, n_units)
-    result = (int(ua.size), rest_a.ravel(), rest_b.ravel(), unit_ptr, which[order])
-    if len(_INTERSECTIONS) >= 64:
-        _INTERSECTIONS.clear()
-    _INTERSECTIONS[id(units)] = (units, result)
-    return result
 
 
 def _set_table(masks: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.ndarray, int, int]:
@@ -577,6 +531,8 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     parts += cnt_parts
     n_sum, sum_parts = sumline_tables(puzzle)   # sum lines (their handler)
     parts += sum_parts
+    nfa_parts, n_nfa, nfa_scratch = automaton_tables(puzzle)   # automaton and regex lines (their handler)
+    parts += nfa_parts
     # one array: the header, then each part where the header says (offsets as Python ints: the
     # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
     offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))
@@ -584,7 +540,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     rint[:_HEADER] = (n_cells, n, n_lin, n_terms, core.arc_other.size, *offsets[:16], sand_sum.size, offsets[16],
                       n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0, *offsets[22:29], sky_clue.size,
                       *offsets[29:32], lunch_sum.size, *offsets[32:34], n_cnt, *offsets[34:41], n_sum,
-                      *offsets[41:47])
+                      *offsets[41:47], *offsets[47:50], n_nfa, *offsets[50:53], nfa_scratch)
     for part, at, end in zip(parts, offsets, offsets[1:]):
         rint[at:end] = part
     return RuleTables(rint, compat if compat.size else np.zeros(1, dtype=np.uint64),
@@ -793,5 +749,5 @@ register_solver(Solver(
     solve=solve, count=count, count_or_give_up=count_or_give_up, solve_or_give_up=solve_or_give_up,
     available=_import_problem, install_hint=install_hint("fast"), start_problem=dfsrules_native.start_problem, statuses={"complete": "optimal", "time_limit": "time_limit"},
     proves_unique=True,
-    timed_call="the compiled search", rule_rows=True, model_problem=model_problem, needs_model=True,
+    timed_call="the compiled search", rule_rows=True, rows_not_built=HANDLED_KINDS, model_problem=model_problem, needs_model=True,
     wide_values=False, bounds={"time_limit": time_limit_bound()}))

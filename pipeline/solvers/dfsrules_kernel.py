@@ -62,6 +62,9 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
 * **counting circles and count-distinct clues** (their rows need auxiliary columns): ISS's
   handlers' reasoning over the candidates (:mod:`pipeline.solvers.dfsrules_counting`), exact once
   their cells are decided.
+* **automaton lines** (automaton, regex: the values along the line are accepted by a finite
+  automaton): the states reachable forward, those that reach an accepting state backward, each
+  cell the digits of a transition between them (:mod:`pipeline.solvers.dfsrules_automaton`).
 * **sum lines** (segments each adding up to the total; a loop from any start): each line kept arc
   consistent over its segments' running sums (:mod:`pipeline.solvers.dfsrules_sumline`), in place
   of the rule's automaton columns.
@@ -101,6 +104,8 @@ import functools
 import numpy as np
 from numba import njit
 
+from pipeline.solvers.dfsrules_automaton import _automaton
+from pipeline.solvers.dfsrules_automaton_rows import NFA_AT
 from pipeline.solvers.dfsrules_counting import _counting
 from pipeline.solvers.dfsrules_counttables import CNT_AT
 from pipeline.solvers.dfsrules_handlers import (_ix, _lin_row, _low_index, _pointing, _popcount, _push, _same_rests,
@@ -123,7 +128,8 @@ HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", 
           "cell_unit_mask", "sky_cells", "sky_clue", "cell_sky_ptr", "cell_sky", "n_sky", "lunch_ptr", "lunch_cells",
           "lunch_sum", "n_lunch", "cell_lunch_ptr", "cell_lunch", "n_cnt", "cnt_ptr", "cnt_cells", "cnt_group", "cnt_clue",
           "cnt_sets", "cell_cnt_ptr", "cell_cnt", "n_sum", "sum_ptr", "sum_cells", "sum_total", "sum_loop",
-          "cell_sum_ptr", "cell_sum")
+          "cell_sum_ptr", "cell_sum", "nfa_ptr", "nfa_steps", "nfa_auto", "n_nfa", "cell_nfa_ptr", "cell_nfa", "nfa_tables",
+          "nfa_scratch")
 #: Conflicts after which every cell's conflict score is halved (recent conflicts weigh more).
 DECAY_EVERY = 1 << 11   # measured against 1 << 8 and 1 << 14: 3-5% fewer nodes
 
@@ -226,6 +232,12 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
     n_sum, cell_sum_ptr, cell_sum = rint[SUM_AT], rint[SUM_AT + 5], rint[SUM_AT + 6]
     mdirty_at = cscratch_at + (194 + n * n if n_cnt > 0 else 0)   # then the dirty sum lines, one's scratch
     mscratch_at = mdirty_at + n_sum
+    n_nfa, cell_nfa_ptr, cell_nfa = rint[NFA_AT + 3], rint[NFA_AT + 4], rint[NFA_AT + 5]
+    longest = 0   # after the sum lines' scratch (twice the longest line and one): each automaton line's flag, one's scratch
+    for r in range(n_sum):
+        longest = max(longest, rint[rint[SUM_AT + 1] + r + 1] - rint[rint[SUM_AT + 1] + r])
+    nfa_dirty_at = mscratch_at + (2 * longest + 1 if n_sum > 0 else 0)
+    nfa_at = nfa_dirty_at + n_nfa
     pointing = rint[34] > 0
     if pointing:   # the state's row of digits of two places looked at, per house (see search)
         memo_at = _memo_at(work, n_cells, n_units)
@@ -262,6 +274,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[cdirty_at + r] = 1
         for r in range(n_sum):
             work[mdirty_at + r] = 1
+        for r in range(n_nfa):
+            work[nfa_dirty_at + r] = 1
         for c in range(n_cells):
             if state[c] == zero:
                 return False
@@ -284,6 +298,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[cdirty_at + r] = 0
         for r in range(n_sum):
             work[mdirty_at + r] = 0
+        for r in range(n_nfa):
+            work[nfa_dirty_at + r] = 0
         _push(origin, work, inq_at, head_tail)
     while True:
         # the ring: cells whose mask changed
@@ -343,6 +359,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 work[_ix(cdirty_at + rint[_ix(cell_cnt + k)])] = 1
             for k in range(rint[_ix(cell_sum_ptr + c)], rint[_ix(cell_sum_ptr + c + 1)]):
                 work[_ix(mdirty_at + rint[_ix(cell_sum + k)])] = 1
+            for k in range(rint[_ix(cell_nfa_ptr + c)], rint[_ix(cell_nfa_ptr + c + 1)]):
+                work[_ix(nfa_dirty_at + rint[_ix(cell_nfa + k)])] = 1
         # hidden singles in the units that changed
         pending, next_u = dirty, 0
         dirty = zero
@@ -434,6 +452,15 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 continue
             work[mdirty_at + r] = 0
             if _sumline(r, state, rint, work, mscratch_at, inq_at, head_tail) < 0:
+                return False
+        if head_tail[1] > 0:
+            continue
+        # automaton lines holding a changed cell
+        for r in range(n_nfa):
+            if work[nfa_dirty_at + r] == 0:
+                continue
+            work[nfa_dirty_at + r] = 0
+            if _automaton(r, state, rint, work, nfa_at, inq_at, head_tail) < 0:
                 return False
         if head_tail[1] > 0:
             continue

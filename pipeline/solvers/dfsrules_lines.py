@@ -11,6 +11,7 @@ from typing import Protocol, cast
 import numpy as np
 
 from pipeline.core.puzzle import Puzzle
+from pipeline.solvers.dfsrules_automaton_rows import automaton_aux_values, automaton_problem
 from pipeline.solvers.dfsrules_counttables import COUNTING_KINDS, standard_values
 from pipeline.solvers.dfsrules_counttables import aux_values as counting_aux_values
 from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_aux_values, lunchbox_problem
@@ -116,7 +117,7 @@ def skyscraper_seen(puzzle: Puzzle, grid: np.ndarray, names: np.ndarray) -> np.n
 def handled_problem(puzzle: Puzzle) -> str | None:
     """Why the kernel's handlers do not take the rules of ``puzzle`` whose rows they replace (None:
     they do): skyscraper clues off the grid's full lines, lunchboxes, counting rules or sum lines
-    on values other than ``1..N``, and the like (each kind's own check).
+    on values other than ``1..N``, automata too large, and the like (each kind's own check).
 
     Parameters
     ----------
@@ -137,13 +138,13 @@ def handled_problem(puzzle: Puzzle) -> str | None:
     if counting and not standard_values(puzzle):   # the kernel's handlers count values 1..N
         return (f"dfsrules holds {', '.join(counting)} for the values 1..{puzzle.n} only, and the puzzle's "
                 f"values are {', '.join(str(v) for v in puzzle.board.value_of)}")
-    return sumline_problem(puzzle)
+    return sumline_problem(puzzle) or automaton_problem(puzzle)
 
 
 def handled_aux_values(puzzle: Puzzle, grid: np.ndarray, names: np.ndarray) -> np.ndarray:
     """The values of the auxiliary columns of the kinds whose rows the kernel's handlers replace
     (skyscraper clues' cells seen, lunchboxes' ends, the digits counting circles and
-    count-distinct clues hold, sum lines' automaton states), from the solved ``grid``: the rest of a
+    count-distinct clues hold, sum lines' automaton states, automaton lines' runs), from the solved ``grid``: the rest of a
     solution vector over every column of the model. Each kind reads its own columns by name, so a
     puzzle with both gets each its own.
 
@@ -164,7 +165,8 @@ def handled_aux_values(puzzle: Puzzle, grid: np.ndarray, names: np.ndarray) -> n
     names = np.asarray(names).astype(str)
     out = np.zeros(names.size)
     for prefix, values in (("aux_skyscraper_", skyscraper_seen), ("aux_lunchbox_", lunchbox_aux_values),
-                           ("aux_sumline_", sumline_aux_values)):
+                           ("aux_sumline_", sumline_aux_values), ("aux_automaton", automaton_aux_values),
+                           ("aux_regex", automaton_aux_values)):
         own = np.char.startswith(names, prefix)
         if own.any():
             out[own] = values(puzzle, grid, names[own])

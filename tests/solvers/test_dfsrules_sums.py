@@ -214,7 +214,7 @@ _ONCE = {"even", "odd", "strictxv", "strictkropki", "pencilmarks"}
 #: kinds without a sampler there (tests/core/test_cpsat_oracle.py's UNSAMPLED), held elsewhere
 #: (lunchboxes, count-distinct clues, sum lines: tests/solvers/test_dfsrules_lunchbox.py,
 #: test_dfsrules_counting.py, test_dfsrules_sumline.py)
-_UNSAMPLED = {"countdistinct", "lunchbox", "sumline"}
+_UNSAMPLED = {"countdistinct", "lunchbox", "sumline", "automaton", "regex"}   # automaton, regex: test_dfsrules_automaton.py
 
 
 @pytest.mark.parametrize("kind", sorted(KNOWN_KINDS - _UNSAMPLED))
