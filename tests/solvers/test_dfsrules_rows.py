@@ -14,9 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.core.puzzle import parse_puzzle
-from pipeline.solvers import SOLVERS, dfsrules, dfsrules_native
+from pipeline.solvers import SOLVERS, dfsrules, dfsrules_kernel, dfsrules_native
 from pipeline.solvers.dfs import shape_tables
+from pipeline.solvers.dfsrules_automaton_rows import NFA_AT
+from pipeline.solvers.dfsrules_counttables import CNT_AT
 from pipeline.solvers.dfsrules_rows import LAYOUT, MAX_AMO_TERMS, CoreTables, core_tables, core_tables_numpy
+from pipeline.solvers.dfsrules_sumline_rows import SUM_AT
 
 if SOLVERS["dfsrules"].available() is not None:
     pytest.skip(f"dfsrules is not available here: {SOLVERS['dfsrules'].available()}", allow_module_level=True)
@@ -128,3 +131,15 @@ def test_without_the_machine_code_numbas_own_builder_gives_the_same_tables():
     args = (row[order].astype(np.int64), cell[order].astype(np.int64), digit[order].astype(np.int64),
             value[order].astype(np.int64), rhs.astype(np.int64), eq)
     assert_same(core_tables(*args, 9, units, fallback), core_tables_numpy(*args, 9, units))
+
+
+def test_the_kernels_header_names_every_slot_the_handlers_read_where_they_read_it():
+    """Five handlers' slots were appended to ``rint``'s header by hand, each by its own author:
+    the kernel's names, dfsrules' header size and each handler's first slot must agree (a slot
+    read one off is another table's offset)."""
+    header = dfsrules_kernel.HEADER
+    assert len(header) == dfsrules._HEADER == len(set(header))
+    at = {name: k for k, name in enumerate(header)}
+    assert (at["sky_cells"], at["sky_clue"], at["n_sky"]) == (38, 39, 42)        # _skyscraper, the kernel
+    assert (at["lunch_ptr"], at["lunch_cells"], at["lunch_sum"], at["n_lunch"]) == (43, 44, 45, 46)   # _lunchbox
+    assert (at["n_cnt"], at["n_sum"], at["nfa_ptr"]) == (CNT_AT, SUM_AT, NFA_AT)
