@@ -123,7 +123,7 @@ FINISHED = 0
 HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", "arc_table", "lin_ptr",
           "term_cell", "term_coef", "lin_rhs", "lin_eq", "cell_lin_ptr", "cell_lin", "combo_ptr",
           "sand_cells", "sand_sum", "digit_value", "cell_sand_ptr", "cell_sand", "n_sand", "sand_sets_ptr",
-          "sand_sets", "arc_lookup", "n_inter", "inter_a", "inter_b", "unit_inter_ptr", "unit_inter", "term_order",
+          "sand_use_sets", "arc_lookup", "n_inter", "inter_a", "inter_b", "unit_inter_ptr", "unit_inter", "term_order",
           "by_ratio", "pointing_ptr", "pointing", "n_pointing", "term_group", "cell_table",
           "cell_unit_mask", "sky_cells", "sky_clue", "cell_sky_ptr", "cell_sky", "n_sky", "lunch_ptr", "lunch_cells",
           "lunch_sum", "n_lunch", "cell_lunch_ptr", "cell_lunch", "n_cnt", "cnt_ptr", "cnt_cells", "cnt_group", "cnt_clue",
