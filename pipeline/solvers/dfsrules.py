@@ -61,7 +61,7 @@ from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, reg
 from pipeline.core.combined_sums import combined_sum_rows
 from pipeline.solvers.dfsrules_automaton_rows import AUTOMATON_KINDS, NFA_AT, automaton_tables
 from pipeline.solvers.dfsrules_counttables import CNT_AT, COUNTING_KINDS, counting_tables
-from pipeline.solvers.dfsrules_innies import implied_sum_rows
+from pipeline.solvers.dfsrules_innies import implied_rule_rows, implied_sum_rows
 from pipeline.solvers.dfsrules_lines import handled_aux_values, handled_problem, line_tables
 from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_rows, lunchbox_tables
 from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, house_intersections, packed_pointing, pointing_tables
@@ -470,7 +470,8 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     # on the bench's ten killers); ``implied=False`` for the rules' own rows alone
     # and sums little killers imply together (ISS's combined sums: 'Zero solution: Little Killer'
     # proved in 6,047 nodes where more than a million did not finish)
-    for more in (implied_sum_rows(puzzle), combined_sum_rows(puzzle, units)) if implied else ():
+    # and the rows other rules imply (a global entropy's at most two of a class a window)
+    for more in (implied_sum_rows(puzzle), combined_sum_rows(puzzle, units), implied_rule_rows(puzzle)) if implied else ():
         if more is not None:
             row, cell, digit, value, rhs, eq = (np.concatenate([a, b]) for a, b in
                                                 zip((row, cell, digit, value, rhs, eq), (more[0] + rhs.size, *more[1:])))

@@ -29,7 +29,7 @@ from pipeline.core.rules.cages import Cage, disjoint_cages
 if TYPE_CHECKING:
     from pipeline.core.puzzle import Puzzle
 
-__all__ = ["implied_sum_rows"]
+__all__ = ["implied_rule_rows", "implied_sum_rows"]
 
 #: Innies on one side and outies on the other: a row is kept when one side has at most this many cells.
 MAX_SMALL_SIDE = 2
@@ -148,3 +148,29 @@ def implied_sum_rows(puzzle: Puzzle) -> tuple[np.ndarray, ...] | None:
     coef = np.repeat(sign[row_of, cell], n) * values[digit]
     return (np.repeat(row_of, n).astype(np.int64), np.repeat(cell, n).astype(np.int64), digit, coef,
             rhs[pick].astype(np.int64), np.ones(pick.size, dtype=bool))
+
+
+def implied_rule_rows(puzzle: Puzzle) -> tuple[np.ndarray, ...] | None:
+    """The rows ``puzzle``'s rules imply and offer (a rule's ``implied_rows``: a global entropy's
+    or global mod's at most two digits of a class a window), as :func:`implied_sum_rows` gives its
+    rows; None when no rule offers any.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its rules and board.
+
+    Returns
+    -------
+    tuple of numpy.ndarray or None
+        ``(row, cell, digit, coef)`` per term and ``(rhs, is_equal)`` per row.
+    """
+    blocks = [block for rule in puzzle.rules if hasattr(rule, "implied_rows")
+              for block in rule.implied_rows(puzzle.board) if block.n_rows]
+    if not blocks:
+        return None
+    starts = np.cumsum([0] + [block.n_rows for block in blocks[:-1]])
+    return (np.concatenate([block.row + start for block, start in zip(blocks, starts)]),
+            np.concatenate([block.cell for block in blocks]), np.concatenate([block.digit for block in blocks]),
+            np.concatenate([block.coef for block in blocks]), np.concatenate([block.rhs for block in blocks]),
+            np.concatenate([np.full(block.n_rows, block.sense == "E") for block in blocks]))
