@@ -27,7 +27,8 @@ So do lunchboxes (:mod:`pipeline.solvers.dfsrules_lunchbox`), all but their dist
 Counting circles and count-distinct clues skip theirs too (rows with auxiliary columns): their
 handlers (:mod:`pipeline.solvers.dfsrules_counting`) read each rule's cells, for values ``1..N``.
 So do sum lines (:mod:`pipeline.solvers.dfsrules_sumline`), their automaton columns filled from the grid,
-and automaton and regex lines (:mod:`pipeline.solvers.dfsrules_automaton`: one accepting run's columns).
+and automaton and regex lines (:mod:`pipeline.solvers.dfsrules_automaton`: one accepting run's columns),
+and hidden skyscraper clues (:mod:`pipeline.solvers.dfsrules_hidden`: rows over cell digits, left out).
 
 Unit rules (windoku, a diagonal, extra regions) are units of the puzzle (hidden singles). A model
 with columns beyond the cell/digit variables (auxiliary columns), a gattai layout, or a grid
@@ -61,6 +62,7 @@ from pipeline.solvers.base import (CountResult, GiveUp, Solver, SolveResult, reg
 from pipeline.core.combined_sums import combined_sum_rows
 from pipeline.solvers.dfsrules_automaton_rows import AUTOMATON_KINDS, NFA_AT, automaton_tables
 from pipeline.solvers.dfsrules_counttables import CNT_AT, COUNTING_KINDS, counting_tables
+from pipeline.solvers.dfsrules_hidden_rows import HID_AT, hidden_tables
 from pipeline.solvers.dfsrules_innies import implied_rule_rows, implied_sum_rows
 from pipeline.solvers.dfsrules_lines import handled_aux_values, handled_problem, line_tables
 from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_rows, lunchbox_tables
@@ -77,7 +79,7 @@ LOOKUP_DIGITS = 9
 #: and this many entries in all (256 KiB).
 LOOKUP_ENTRIES = 1 << 15
 #: Slots of ``rint``'s header (:data:`pipeline.solvers.dfsrules_kernel.HEADER`, not imported: numba).
-_HEADER = NFA_AT + 8
+_HEADER = HID_AT + 7
 #: The kernel's branching by conflicts per candidate and houses' digits of two places (``rint``'s
 #: ``by_ratio``) for every puzzle: first for killers only, then for all (session 34), where it
 #: finishes the three zero-given published thermometer puzzles that the fewest candidates left
@@ -85,7 +87,7 @@ _HEADER = NFA_AT + 8
 #: 133,122 -> 122,618 nodes, zipper 25,562 -> 19,850).
 BY_RATIO = True
 #: Rule kinds the kernel propagates with a handler of their own instead of their rows.
-HANDLED_KINDS = frozenset({"sandwich", "skyscraper", "lunchbox", "sumline", *AUTOMATON_KINDS}) | COUNTING_KINDS
+HANDLED_KINDS = frozenset({"sandwich", "skyscraper", "lunchbox", "sumline", "hiddenskyscraper", *AUTOMATON_KINDS}) | COUNTING_KINDS
 #: An empty part of ``rint`` (the intersections of a puzzle without digit sets), shared read-only.
 _EMPTY = np.zeros(0, dtype=np.int64)
 _EMPTY.flags.writeable = False
@@ -263,7 +265,8 @@ class RuleTables:
             1 + (self.n * self.n + 1) * self.n_units if self.n_units else 0) + (
             int(self.rint[46]) + 4 * self.n + 2) + (   # the lunchbox lines' flags and one line's scratch
             n_cnt + 194 + self.n * self.n if n_cnt else 0) + sumline_scratch(self.rint) + (   # then the sum lines'
-            int(self.rint[NFA_AT + 3]) + int(self.rint[NFA_AT + 7]))   # the automaton lines' flags and one line's scratch
+            int(self.rint[NFA_AT + 3]) + int(self.rint[NFA_AT + 7])) + (   # the automaton lines' flags and one line's scratch
+            int(self.rint[HID_AT]) + int(self.rint[HID_AT + 6]))   # then the hidden skyscrapers'
 
 
 #: The rule kinds this engine takes: each held to the SAT engine (counts to 2 on random puzzles with
@@ -534,6 +537,8 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     parts += sum_parts
     nfa_parts, n_nfa, nfa_scratch = automaton_tables(puzzle)   # automaton and regex lines (their handler)
     parts += nfa_parts
+    hid_parts, n_hid, hid_scratch = hidden_tables(puzzle)   # hidden skyscraper lines (their handler)
+    parts += hid_parts
     # one array: the header, then each part where the header says (offsets as Python ints: the
     # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
     offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))
@@ -541,7 +546,8 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     rint[:_HEADER] = (n_cells, n, n_lin, n_terms, core.arc_other.size, *offsets[:16], sand_sum.size, offsets[16],
                       n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0, *offsets[22:29], sky_clue.size,
                       *offsets[29:32], lunch_sum.size, *offsets[32:34], n_cnt, *offsets[34:41], n_sum,
-                      *offsets[41:47], *offsets[47:50], n_nfa, *offsets[50:53], nfa_scratch)
+                      *offsets[41:47], *offsets[47:50], n_nfa, *offsets[50:53], nfa_scratch,
+                      n_hid, *offsets[53:58], hid_scratch)
     for part, at, end in zip(parts, offsets, offsets[1:]):
         rint[at:end] = part
     return RuleTables(rint, compat if compat.size else np.zeros(1, dtype=np.uint64),

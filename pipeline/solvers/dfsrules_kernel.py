@@ -68,6 +68,9 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
 * **sum lines** (segments each adding up to the total; a loop from any start): each line kept arc
   consistent over its segments' running sums (:mod:`pipeline.solvers.dfsrules_sumline`), in place
   of the rule's automaton columns.
+* **hidden skyscraper lines** (the first cell lower than one before it holds the clue's digit):
+  each line kept arc consistent over its rising tallest digit or its way past the hidden cell
+  (:mod:`pipeline.solvers.dfsrules_hidden`), in place of the rule's rows.
 
 The search branches on a cell with the fewest candidates; among those, on the one whose branches
 failed most often (its **conflict score**, as ISS's candidate selector keeps one: one point per
@@ -110,6 +113,8 @@ from pipeline.solvers.dfsrules_counting import _counting
 from pipeline.solvers.dfsrules_counttables import CNT_AT
 from pipeline.solvers.dfsrules_handlers import (_ix, _lin_row, _low_index, _pointing, _popcount, _push, _same_rests,
                                                 _sandwich, _skyscraper)
+from pipeline.solvers.dfsrules_hidden import _hidden
+from pipeline.solvers.dfsrules_hidden_rows import HID_AT
 from pipeline.solvers.dfsrules_lunchbox import _lunchbox
 from pipeline.solvers.dfsrules_sumline import _sumline
 from pipeline.solvers.dfsrules_sumline_rows import SUM_AT
@@ -129,7 +134,7 @@ HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", 
           "lunch_sum", "n_lunch", "cell_lunch_ptr", "cell_lunch", "n_cnt", "cnt_ptr", "cnt_cells", "cnt_group", "cnt_clue",
           "cnt_sets", "cell_cnt_ptr", "cell_cnt", "n_sum", "sum_ptr", "sum_cells", "sum_total", "sum_loop",
           "cell_sum_ptr", "cell_sum", "nfa_ptr", "nfa_steps", "nfa_auto", "n_nfa", "cell_nfa_ptr", "cell_nfa", "nfa_tables",
-          "nfa_scratch")
+          "nfa_scratch", "n_hid", "hid_ptr", "hid_cells", "hid_target", "cell_hid_ptr", "cell_hid", "hid_scratch")
 #: Conflicts after which every cell's conflict score is halved (recent conflicts weigh more).
 DECAY_EVERY = 1 << 11   # measured against 1 << 8 and 1 << 14: 3-5% fewer nodes
 
@@ -238,6 +243,9 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
         longest = max(longest, rint[rint[SUM_AT + 1] + r + 1] - rint[rint[SUM_AT + 1] + r])
     nfa_dirty_at = mscratch_at + (2 * longest + 1 if n_sum > 0 else 0)
     nfa_at = nfa_dirty_at + n_nfa
+    n_hid, cell_hid_ptr, cell_hid = rint[HID_AT], rint[HID_AT + 4], rint[HID_AT + 5]
+    hid_dirty_at = nfa_at + rint[NFA_AT + 7]   # after the automaton's scratch: each hidden skyscraper's flag, one's scratch
+    hid_at = hid_dirty_at + n_hid
     pointing = rint[34] > 0
     if pointing:   # the state's row of digits of two places looked at, per house (see search)
         memo_at = _memo_at(work, n_cells, n_units)
@@ -276,6 +284,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[mdirty_at + r] = 1
         for r in range(n_nfa):
             work[nfa_dirty_at + r] = 1
+        for r in range(n_hid):
+            work[hid_dirty_at + r] = 1
         for c in range(n_cells):
             if state[c] == zero:
                 return False
@@ -300,6 +310,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[mdirty_at + r] = 0
         for r in range(n_nfa):
             work[nfa_dirty_at + r] = 0
+        for r in range(n_hid):
+            work[hid_dirty_at + r] = 0
         _push(origin, work, inq_at, head_tail)
     while True:
         # the ring: cells whose mask changed
@@ -361,6 +373,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 work[_ix(mdirty_at + rint[_ix(cell_sum + k)])] = 1
             for k in range(rint[_ix(cell_nfa_ptr + c)], rint[_ix(cell_nfa_ptr + c + 1)]):
                 work[_ix(nfa_dirty_at + rint[_ix(cell_nfa + k)])] = 1
+            for k in range(rint[_ix(cell_hid_ptr + c)], rint[_ix(cell_hid_ptr + c + 1)]):
+                work[_ix(hid_dirty_at + rint[_ix(cell_hid + k)])] = 1
         # hidden singles in the units that changed
         pending, next_u = dirty, 0
         dirty = zero
@@ -461,6 +475,15 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 continue
             work[nfa_dirty_at + r] = 0
             if _automaton(r, state, rint, work, nfa_at, inq_at, head_tail) < 0:
+                return False
+        if head_tail[1] > 0:
+            continue
+        # hidden skyscraper lines holding a changed cell
+        for r in range(n_hid):
+            if work[hid_dirty_at + r] == 0:
+                continue
+            work[hid_dirty_at + r] = 0
+            if _hidden(r, state, rint, work, hid_at, inq_at, head_tail) < 0:
                 return False
         if head_tail[1] > 0:
             continue
