@@ -18,6 +18,7 @@ from pipeline.solvers import SOLVERS, dfsrules, dfsrules_kernel, dfsrules_native
 from pipeline.solvers.dfs import shape_tables
 from pipeline.solvers.dfsrules_automaton_rows import NFA_AT
 from pipeline.solvers.dfsrules_counttables import CNT_AT
+from pipeline.solvers.dfsrules_hidden_rows import HID_AT
 from pipeline.solvers.dfsrules_rows import LAYOUT, MAX_AMO_TERMS, CoreTables, core_tables, core_tables_numpy
 from pipeline.solvers.dfsrules_sumline_rows import SUM_AT
 
@@ -143,3 +144,5 @@ def test_the_kernels_header_names_every_slot_the_handlers_read_where_they_read_i
     assert (at["sky_cells"], at["sky_clue"], at["n_sky"]) == (38, 39, 42)        # _skyscraper, the kernel
     assert (at["lunch_ptr"], at["lunch_cells"], at["lunch_sum"], at["n_lunch"]) == (43, 44, 45, 46)   # _lunchbox
     assert (at["n_cnt"], at["n_sum"], at["nfa_ptr"]) == (CNT_AT, SUM_AT, NFA_AT)
+    assert (at["n_hid"], at["hid_ptr"], at["hid_cells"], at["hid_target"], at["cell_hid_ptr"], at["cell_hid"],
+            at["hid_scratch"]) == tuple(range(HID_AT, HID_AT + 7)) and at["nfa_scratch"] + 1 == HID_AT   # _hidden
