@@ -25,6 +25,7 @@ from pipeline.solvers.auto import pick_solver
 from pipeline.solvers.dfsrules import HANDLED_KINDS, model_problem, rule_tables
 from pipeline.solvers import dfsrules_automaton_rows
 from pipeline.solvers.dfsrules_automaton_rows import MAX_HANDLED_STATES, NFA_AT
+from dfsrules_agree import agree_with_sat
 
 pytest.importorskip("pysat")
 if SOLVERS["dfsrules"].available() is not None:
@@ -34,22 +35,8 @@ _BOX = {4: "2x2", 6: "2x3"}
 
 
 def _agree(puzzle, cap: int = 2) -> int:
-    """dfsrules' count to ``cap`` equals the SAT engine's; with fewer than ``cap`` solutions the
-    grids are the same; every grid verifies; a solved answer's vector keeps every row of the model.
-    Returns the count."""
-    model = build_model(puzzle)
-    assert model_problem(model) is None
-    got, want = get_solver("dfsrules").count(model, cap), get_solver("sat").count(model, cap)
-    assert (got.count, got.status) == (want.count, want.status)
-    if got.count < cap:
-        assert sorted(g.tobytes() for g in got.grids) == sorted(g.tobytes() for g in want.grids)
-    for grid in got.grids:
-        assert verify_grid(grid, puzzle).ok
-    if got.count:
-        result = get_solver("dfsrules").solve(model)
-        assert verify_grid(result.grid, puzzle).ok
-        assert residual(model, result.x) <= 1e-9
-    return got.count
+    """:func:`dfsrules_agree.agree_with_sat`, a solved answer's vector keeping every row too."""
+    return agree_with_sat(puzzle, cap, rows_hold=True)
 
 
 def _grid(n: int, rng) -> np.ndarray:

@@ -20,6 +20,7 @@ from pipeline.core.verify import residual, verify_grid
 from pipeline.solvers import SOLVERS, get_solver
 from pipeline.solvers import dfsrules
 from pipeline.tools.generate.puzzles import generate
+from dfsrules_agree import agree_with_sat as _agree
 
 pytest.importorskip("pysat")
 if SOLVERS["dfsrules"].available() is not None:
@@ -48,18 +49,6 @@ def _wrong_digit(puzzle, solution):
                 return wrong
     raise AssertionError("no wrong digit fits")
 
-
-def _agree(puzzle) -> int:
-    model = build_model(puzzle)
-    assert dfsrules.model_problem(model) is None
-    got, want = get_solver("dfsrules").count(model, 2), get_solver("sat").count(model, 2)
-    assert (got.count, got.status) == (want.count, want.status)
-    if got.count == 1:
-        assert np.array_equal(got.grids[0], want.grids[0])
-    assert len({g.tobytes() for g in got.grids}) == got.count
-    for grid in got.grids:
-        assert verify_grid(grid, puzzle).ok
-    return got.count
 
 
 @pytest.mark.parametrize("size", [4, 6, 9])

@@ -17,29 +17,17 @@ from oracles import ISS_COLLECTION
 
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import parse_puzzle
-from pipeline.core.verify import residual, verify_grid
+from pipeline.core.verify import residual
 from pipeline.solvers import SOLVERS, get_solver
 from pipeline.solvers.auto import pick_solver
 from pipeline.solvers.dfsrules import model_problem, rule_tables
 from pipeline.tools.generate.puzzles import generate
+from dfsrules_agree import agree_with_sat as _agree
 
 pytest.importorskip("pysat")
 if SOLVERS["dfsrules"].available() is not None:
     pytest.skip(f"dfsrules is not available here: {SOLVERS['dfsrules'].available()}", allow_module_level=True)
 
-
-def _agree(puzzle, cap: int = 2) -> int:
-    """dfsrules' count to ``cap`` equals the SAT engine's; with fewer than ``cap`` solutions the
-    grids are the same; every grid verifies. Returns the count."""
-    model = build_model(puzzle)
-    assert model_problem(model) is None
-    got, want = get_solver("dfsrules").count(model, cap), get_solver("sat").count(model, cap)
-    assert (got.count, got.status) == (want.count, want.status)
-    if got.count < cap:
-        assert sorted(g.tobytes() for g in got.grids) == sorted(g.tobytes() for g in want.grids)
-    for grid in got.grids:
-        assert verify_grid(grid, puzzle).ok
-    return got.count
 
 
 def _rows_hold(model, x) -> None:

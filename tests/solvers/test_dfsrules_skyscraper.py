@@ -24,6 +24,7 @@ from pipeline.solvers import SOLVERS, get_solver
 from pipeline.solvers import dfsrules
 from pipeline.solvers.auto import pick_solver
 from pipeline.solvers.dfsrules_lines import skyscraper_problem
+from dfsrules_agree import agree_with_sat
 
 pytest.importorskip("pysat")
 if SOLVERS["dfsrules"].available() is not None:
@@ -83,19 +84,12 @@ def skyscraper_documents(draw, shapes=tuple(SMALL), lies: bool = True, least_giv
 
 
 def _agree(doc: dict, cap: int = 2) -> None:
+    """:func:`dfsrules_agree.agree_with_sat` on the document, when it reads."""
     try:
         puzzle = parse_puzzle(doc)
     except PuzzleError:
         return
-    model = build_model(puzzle)
-    assert dfsrules.model_problem(model) is None, doc
-    got, want = get_solver("dfsrules").count(model, cap), get_solver("sat").count(model, cap)
-    assert (got.count, got.status) == (want.count, want.status), doc
-    assert len({g.tobytes() for g in got.grids}) == got.count
-    for grid in got.grids:
-        assert verify_grid(grid, puzzle).ok, doc
-    if got.count == 1:
-        assert np.array_equal(got.grids[0], want.grids[0]), doc
+    agree_with_sat(puzzle, cap, where=doc)
 
 
 @SETTINGS
