@@ -83,6 +83,26 @@ def _push(c, work, inq_at, head_tail):
 
 
 @njit(cache=False, inline="always")
+def _keep_on_line(cells, first, size, state, work, keep_at, inq_at, head_tail):
+    """Each of a line's ``size`` cells (``cells[first + i]``) keeps only the digits its handler
+    left in ``work[keep_at + i]``: -1 when a cell is left none, else the cells changed (each pushed
+    on the ring). The last step of the line handlers (sandwich, skyscraper, lunchbox, sum line)."""
+    zero = np.uint64(0)
+    changed = 0
+    for i in range(size):
+        c = cells[first + i]
+        v = state[c]
+        w = v & np.uint64(work[keep_at + i])
+        if w == zero:
+            return -1
+        if w != v:
+            state[c] = w
+            _push(c, work, inq_at, head_tail)
+            changed += 1
+    return changed
+
+
+@njit(cache=False, inline="always")
 def _within(v, base, most, least, rint):
     """The digits of mask ``v`` whose number ``rint[base + digit]`` (a row's coefficient, a
     digit's value) lies in ``least .. most``."""
@@ -576,18 +596,7 @@ def _sandwich(s, state, rint, compat, work, scratch_at, inq_at, head_tail):
                 work[keep_at + i] |= np.int64(w)
     if not found:
         return -1
-    changed = 0
-    for i in range(n):
-        c = rint[cells_at + i]
-        v = state[c]
-        w = v & np.uint64(work[keep_at + i])
-        if w == zero:
-            return -1
-        if w != v:
-            state[c] = w
-            _push(c, work, inq_at, head_tail)
-            changed += 1
-    return changed
+    return _keep_on_line(rint, cells_at, n, state, work, keep_at, inq_at, head_tail)
 
 
 @njit(cache=False, inline="always")
@@ -685,18 +694,7 @@ def _skyscraper(s, state, rint, work, scratch_at, inq_at, head_tail):
     if clue >= 1:
         kept |= np.uint64(work[bwd + 1]) & ~low
     work[keep_at] = np.int64(kept)
-    changed = 0
-    for i in range(n):
-        c = rint[cells_at + i]
-        v = state[c]
-        w = v & np.uint64(work[keep_at + i])
-        if w == zero:
-            return -1
-        if w != v:
-            state[c] = w
-            _push(c, work, inq_at, head_tail)
-            changed += 1
-    return changed
+    return _keep_on_line(rint, cells_at, n, state, work, keep_at, inq_at, head_tail)
 
 
 @njit(cache=False)

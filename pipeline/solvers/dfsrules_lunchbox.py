@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pipeline.solvers.dfsrules_handlers import _cttz, _ctlz, _push
+from pipeline.solvers.dfsrules_handlers import _cttz, _ctlz, _keep_on_line
 
 __all__ = ["SCRATCH_PER_DIGIT"]
 
@@ -120,15 +120,4 @@ def _lunchbox(s, state, rint, work, scratch_at, inq_at, head_tail):
                         work[keep_at + i] |= np.int64(w)
     if not found:
         return -1
-    changed = 0
-    for i in range(size):
-        c = rint[cells_at + i]
-        v = state[c]
-        w = v & np.uint64(work[keep_at + i])
-        if w == zero:
-            return -1
-        if w != v:
-            state[c] = w
-            _push(c, work, inq_at, head_tail)
-            changed += 1
-    return changed
+    return _keep_on_line(rint, cells_at, size, state, work, keep_at, inq_at, head_tail)

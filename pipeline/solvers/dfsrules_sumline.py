@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pipeline.solvers.dfsrules_handlers import _cttz, _push
+from pipeline.solvers.dfsrules_handlers import _cttz, _keep_on_line
 from pipeline.solvers.dfsrules_sumline_rows import SUM_AT
 
 __all__: list[str] = []
@@ -95,7 +95,7 @@ def _sumline(s, state, rint, work, scratch_at, inq_at, head_tail):
     """Sum line ``s``: keep in each of its cells the digits of some run of segments (module
     docstring); -1 on a contradiction, else the cells changed. ``work[scratch_at:]`` holds
     ``2 L + 1`` entries of scratch (``L`` the line's cells)."""
-    zero, one = np.uint64(0), np.uint64(1)
+    one = np.uint64(1)
     start_at = rint[rint[_AT + 1] + s]
     size = rint[rint[_AT + 1] + s + 1] - start_at
     cells_at = rint[rint[_AT + 2] + start_at:rint[_AT + 2] + start_at + size]
@@ -114,15 +114,4 @@ def _sumline(s, state, rint, work, scratch_at, inq_at, head_tail):
         found = _pass(cells_at, size, one, state, work, scratch_at, total, low)
     if not found:
         return -1
-    changed = 0
-    for i in range(size):
-        c = cells_at[i]
-        v = state[c]
-        w = v & np.uint64(work[keep_at + i])
-        if w == zero:
-            return -1
-        if w != v:
-            state[c] = w
-            _push(c, work, inq_at, head_tail)
-            changed += 1
-    return changed
+    return _keep_on_line(cells_at, 0, size, state, work, keep_at, inq_at, head_tail)
