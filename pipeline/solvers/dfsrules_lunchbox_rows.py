@@ -10,6 +10,7 @@ from typing import Protocol, cast
 import numpy as np
 
 from pipeline.core.puzzle import Puzzle
+from pipeline.solvers.dfsrules_counttables import standard_values
 from pipeline.solvers.dfsrules_rows import by_cell
 
 __all__ = ["lunchbox_aux_values", "lunchbox_problem", "lunchbox_rows", "lunchbox_tables"]
@@ -51,7 +52,7 @@ def lunchbox_problem(puzzle: Puzzle) -> str | None:
     if not lines:
         return None
     n = puzzle.n
-    if not np.array_equal(np.asarray(puzzle.board.value_of[:n]), np.arange(1, n + 1)) or puzzle.board.n_values != n:
+    if not standard_values(puzzle):
         return "dfsrules propagates lunchboxes over the values 1..N only, and lunchbox adds auxiliary columns here"
     if any(c < 0 or c >= n * n for line in lines for c in line.cell_list):
         return "dfsrules propagates lunchboxes inside the grid only, and lunchbox adds auxiliary columns here"

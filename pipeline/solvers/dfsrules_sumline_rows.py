@@ -10,7 +10,7 @@ from typing import Protocol, cast
 import numpy as np
 
 from pipeline.core.puzzle import Puzzle
-from pipeline.solvers.dfsrules_counttables import CNT_AT
+from pipeline.solvers.dfsrules_counttables import CNT_AT, standard_values
 from pipeline.solvers.dfsrules_rows import by_cell
 
 __all__ = ["MAX_HANDLED_SUM", "SUM_AT", "sumline_aux_values", "sumline_problem", "sumline_scratch", "sumline_tables"]
@@ -64,7 +64,7 @@ def sumline_problem(puzzle: Puzzle) -> str | None:
     if not lines:
         return None
     n, board = puzzle.n, puzzle.board
-    if board.n_values != n or not np.array_equal(np.asarray(board.value_of[:n]), np.arange(1, n + 1)):
+    if not standard_values(puzzle):
         values = np.asarray(board.value_of)
         span = f"{int(values.min())}..{int(values.max())}" if values.size else "none"
         return (f"dfsrules propagates sum lines over the values 1..N only (here {span}), "
