@@ -31,7 +31,7 @@ and automaton and regex lines (:mod:`pipeline.solvers.dfsrules_automaton`: one a
 and hidden skyscraper clues (:mod:`pipeline.solvers.dfsrules_hidden`: rows over cell digits, left out).
 
 Unit rules (windoku, a diagonal, extra regions) are units of the puzzle (hidden singles). A model
-with columns beyond the cell/digit variables (auxiliary columns), a gattai layout, or a grid
+with other columns beyond the cell/digit variables (auxiliary columns), a gattai layout, or a grid
 above 64x64 is refused with one line (``model_problem``), and ``--solver auto`` passes it to the
 next engine of its row (the SAT engine).
 
@@ -275,7 +275,8 @@ class RuleTables:
 #: kind, a rule registered after this list was checked included, is refused in one line
 #: (:func:`model_problem`), so ``auto`` hands its puzzles to the SAT engine until the kind is
 #: checked and added here. Rules with auxiliary columns are refused apart (their rows are not over
-#: cell digits alone), but for those the kernel handles itself (skyscraper); so are puzzles with more values than the side (``doppelganger``: values 0..N),
+#: cell digits alone), but for those the kernel handles itself (:data:`HANDLED_KINDS`); so are puzzles
+#: with more values than the side (``doppelganger``: values 0..N),
 #: before their kinds are looked at.
 KNOWN_KINDS = frozenset({
     "antiking", "antiknight", "antitaxicab", "arrow", "automaton", "between", "cage", "containatleast", "containexact",

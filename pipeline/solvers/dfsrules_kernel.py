@@ -598,8 +598,10 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
         Also return (not finished) when ``found`` has just filled up.
     work : numpy.ndarray
         ``int64`` scratch of ``2 * cells + units + rows + 2 * terms + 2 + sandwiches + 4 * (n + 1) +
-        intersections + 8 * terms`` entries (with skyscraper lines ``lines + n * (2 * n + 3)`` more), then
-        ``lunchboxes + 4 * n + 2`` (and the pointing memo), then ``cells + 1`` for the stack rows' shares of the tree (row 0's the
+        intersections + 8 * terms`` entries, then each handler's dirty flags and one line's scratch
+        in the order ``propagate`` lays them out (skyscraper, lunchbox, counting, sum line, automaton,
+        hidden skyscraper lines: :meth:`pipeline.solvers.dfsrules.RuleTables.work_size` counts them),
+        the pointing memo, then ``cells + 1`` for the stack rows' shares of the tree (row 0's the
         caller's: the whole tree, ``pipeline.solvers.dfs.WHOLE``, to start) and ``cells + 1`` for the
         conflict scores and their count (kept from one call to the next: zeros to start a search).
     probe_idle : int
