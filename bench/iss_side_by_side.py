@@ -121,16 +121,20 @@ def _lines(stream, found: queue.Queue) -> None:
     found.put(None)
 
 
+#: What :func:`_next_record` returns once the stream ended (the process is exiting: it died).
+_ENDED: dict = {"ended": True}
+
+
 def _next_record(found: queue.Queue, deadline: float) -> dict | None:
-    """The next JSON line before ``deadline`` (``time.monotonic``); None: none came in time or the
-    stream ended."""
+    """The next JSON line before ``deadline`` (``time.monotonic``); None: none came in time;
+    :data:`_ENDED`: the stream ended."""
     while (left := deadline - time.monotonic()) > 0:
         try:
             line = found.get(timeout=left)
         except queue.Empty:
             return None
         if line is None:
-            return None
+            return _ENDED
         if line.startswith("{"):
             return json.loads(line)
     return None
@@ -180,16 +184,22 @@ def iss_pass(entries: list[dict], time_limit: float = ISS_TIME_LIMIT, command: l
             lines: queue.Queue = queue.Queue()
             threading.Thread(target=_lines, args=(proc.stdout, lines), daemon=True).start()
             ready = _next_record(lines, time.monotonic() + time_limit + grace)
-            record = ready if ready is not None and ready.get("ready") else None
-            while record is not None and len(found) < len(entries):
+            # ready, or its output ended before it was (it died warming up); else stuck warming up
+            record = ready if ready is _ENDED or (ready is not None and ready.get("ready")) else None
+            while record is not None and record is not _ENDED and len(found) < len(entries):
                 record = _next_record(lines, time.monotonic() + time_limit + grace)
-                if record is None:
+                if record is None or record is _ENDED:
                     break
                 if "ms" in record and record["ms"] > time_limit * 1e3:
                     record = {"past": time_limit}
                 found.append(record)
                 if "ms" in record:
                     warm = len(found) - 1
+            if record is _ENDED:   # its output ended: the process is exiting, not stuck on an entry
+                try:
+                    proc.wait(timeout=grace)
+                except subprocess.TimeoutExpired:
+                    pass
             alive = proc.poll() is None
             proc.kill()
             proc.wait()
