@@ -30,8 +30,9 @@ from pipeline.core.decode import full_vector_of, grid_from_vector
 from pipeline.core.errors import FormatError, PipelineError, PuzzleError
 from pipeline.core.extracells import extra_count
 from pipeline.core.puzzle import Puzzle, check_grid_size, shape_cache
-from pipeline.core.rulerows import (RuleRows, aux_column_count, aux_column_names, build_rule_rows,  # noqa: F401
-                                    column_name_table, column_name_width, has_rule_rows, rule_nonzeros)  # (R)
+from pipeline.core.rulerows import (RuleRows, aux_column_count, aux_column_names,  # noqa: F401
+                                    column_name_table, column_name_width, has_rule_rows, rule_nonzeros,
+                                    shared_rule_rows)
 from pipeline.core.svg import model_html
 from pipeline.core.variants import FAMILIES
 
@@ -232,10 +233,7 @@ class Model:
         """The rows of the rules beyond units (built on first use, once per shape, rules and
         convention: the rows do not depend on the clues, so a presolved model and a batch's records
         of one rule group share them through the puzzle's shape cache)."""
-        cached = shape_cache(self.puzzle).setdefault("rule_rows", {})
-        if self.convention not in cached:
-            cached[self.convention] = build_rule_rows(self.puzzle, self.convention)
-        return cached[self.convention]
+        return shared_rule_rows(self.puzzle, self.convention)
 
     @cached_property
     def aux_names(self) -> np.ndarray:

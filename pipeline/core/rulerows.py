@@ -30,7 +30,7 @@ from pipeline.core.variants import FAMILIES
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["RuleRows", "build_rule_rows", "aux_column_count", "aux_column_names", "kind_blocks", "rule_nonzeros", "rule_build_nonzeros",
+__all__ = ["RuleRows", "build_rule_rows", "shared_rule_rows", "aux_column_count", "aux_column_names", "kind_blocks", "rule_nonzeros", "rule_build_nonzeros",
            "rule_rows_outlast", "rules_by_kind", "unit_le_rows"]
 
 
@@ -156,7 +156,7 @@ def rule_rows_outlast(model: Any, seconds: float | None, skip: frozenset[str] = 
     """
     puzzle = getattr(model, "puzzle", None)
     if seconds is None or puzzle is None or "R" in vars(model) or \
-            getattr(model, "convention", None) in shape_cache(puzzle).get("rule_rows", {}):
+            getattr(model, "convention", None) in shape_cache(puzzle).get(_SHARED_ROWS, {}):
         return ""
     need = estimated_seconds(RULE_BUILD_CPU_SECONDS_PER_NONZERO * rule_build_nonzeros(puzzle, skip))
     return "" if need <= seconds else too_long_to_start("building the rule rows", need, int(rule_nonzeros(puzzle)))
@@ -544,6 +544,32 @@ def _place_columns(cols: list[np.ndarray], slots: list[int], terms: list[tuple[n
         for slot, cut in zip(slots[start:stop], np.split(placed, np.cumsum([c.size for c, _ in part])[:-1])):
             cols[slot] = cut
         start = stop
+
+
+#: The puzzle's shape cache's entry of its rule rows, by convention (:func:`shared_rule_rows`).
+_SHARED_ROWS = "rule_rows"
+
+
+def shared_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:
+    """:func:`build_rule_rows`, built once per shape, rules and convention: the rows do not depend
+    on the clues, so the puzzles that share ``puzzle``'s shape cache (a presolved model's, a batch's
+    records of one rule group: :func:`pipeline.core.puzzle.with_other_clues`) share them.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        Its rules and board.
+    conv : Convention
+        Column positions of the variables.
+
+    Returns
+    -------
+    RuleRows
+    """
+    cached = shape_cache(puzzle).setdefault(_SHARED_ROWS, {})
+    if conv not in cached:
+        cached[conv] = build_rule_rows(puzzle, conv)
+    return cached[conv]
 
 
 def build_rule_rows(puzzle: Puzzle, conv: Convention) -> RuleRows:

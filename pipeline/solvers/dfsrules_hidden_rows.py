@@ -11,7 +11,7 @@ import numpy as np
 
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.dfsrules_automaton_rows import NFA_AT
-from pipeline.solvers.dfsrules_rows import by_cell
+from pipeline.solvers.dfsrules_rows import line_cells
 
 __all__ = ["HID_AT", "hidden_tables"]
 
@@ -63,10 +63,6 @@ def hidden_tables(puzzle: Puzzle) -> tuple[list[np.ndarray], int, int]:
     if not lines:
         empty = np.zeros(0, dtype=np.int64)
         return [np.zeros(1, dtype=np.int64), empty, empty, np.zeros(n_cells + 1, dtype=np.int64), empty], 0, 0
-    sizes = np.array([len(rule.cell_list) for rule in lines], dtype=np.int64)
-    ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    cells = np.concatenate([np.asarray(rule.cell_list, dtype=np.int64) for rule in lines])
+    ptr, cells, cell_ptr, cell_lines = line_cells([rule.cell_list for rule in lines], n_cells)
     target = np.asarray(puzzle.board.index_of([rule.value for rule in lines]), dtype=np.int64)
-    owner = np.repeat(np.arange(len(lines), dtype=np.int64), sizes)
-    cell_ptr, order = by_cell(cells, n_cells)
-    return [ptr, cells, target, cell_ptr, owner[order]], len(lines), int(2 * sizes.max())
+    return [ptr, cells, target, cell_ptr, cell_lines], len(lines), int(2 * np.diff(ptr).max())

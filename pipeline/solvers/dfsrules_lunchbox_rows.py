@@ -11,7 +11,7 @@ import numpy as np
 
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.dfsrules_counttables import standard_values
-from pipeline.solvers.dfsrules_rows import by_cell
+from pipeline.solvers.dfsrules_rows import line_cells
 
 __all__ = ["lunchbox_aux_values", "lunchbox_problem", "lunchbox_rows", "lunchbox_tables"]
 
@@ -75,13 +75,8 @@ def lunchbox_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     """
     lines = _lunchboxes(puzzle)
     n_cells = puzzle.n * puzzle.n
-    sizes = np.array([len(line.cell_list) for line in lines], dtype=np.int64)
-    ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    cells = np.array([c for line in lines for c in line.cell_list], dtype=np.int64)
-    sums = np.array([line.total for line in lines], dtype=np.int64)
-    owner = np.repeat(np.arange(len(lines), dtype=np.int64), sizes)
-    cell_ptr, order = by_cell(cells, n_cells)
-    return ptr, cells, sums, cell_ptr, owner[order]
+    ptr, cells, cell_ptr, cell_lines = line_cells([line.cell_list for line in lines], n_cells)
+    return ptr, cells, np.array([line.total for line in lines], dtype=np.int64), cell_ptr, cell_lines
 
 
 def lunchbox_rows(puzzle: Puzzle) -> tuple[np.ndarray, ...] | None:

@@ -20,7 +20,7 @@ import numpy as np
 from pipeline.core.rules.rowblocks import distinct_small_ints, pairs_within, run_starts
 from pipeline.solvers.dfs import ShapeTables
 
-__all__ = ["LAYOUT", "MAX_AMO_TERMS", "MAX_MARKED_KEYS", "CoreTables", "by_cell", "core_tables", "core_tables_numpy",
+__all__ = ["LAYOUT", "MAX_AMO_TERMS", "MAX_MARKED_KEYS", "CoreTables", "by_cell", "line_cells", "core_tables", "core_tables_numpy",
            "exclusion_groups", "masks_of", "shared_tables", "starts_of", "term_pairs", "unit_masks"]
 
 #: An at-most-one row of up to this many terms becomes pair exclusions (k (k - 1) / 2 pairs).
@@ -142,6 +142,37 @@ def by_cell(cell: np.ndarray, n_cells: int) -> tuple[np.ndarray, np.ndarray]:
     """
     ptr = np.concatenate([[0], np.cumsum(np.bincount(cell, minlength=n_cells))]).astype(np.int64)
     return ptr, np.argsort(cell, kind="stable")
+
+
+def line_cells(cell_lists: list, n_cells: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Lines of any lengths as a line handler's tables: where each line's cells start, the cells
+    in order (flat), and each cell's lines (:func:`by_cell`).
+
+    Parameters
+    ----------
+    cell_lists : list of sequence of int
+        Each line's cells, in order.
+    n_cells : int
+        The grid's cells.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(ptr, cells, cell_ptr, cell_lines)``, ``int64``: line ``k``'s cells at
+        ``cells[ptr[k]:ptr[k + 1]]``, cell ``c``'s lines at ``cell_lines[cell_ptr[c]:cell_ptr[c + 1]]``.
+
+    Examples
+    --------
+    >>> ptr, cells, cell_ptr, cell_lines = line_cells([[0, 1], [1, 3, 2]], 4)
+    >>> ptr.tolist(), cells.tolist(), cell_ptr.tolist(), cell_lines.tolist()
+    ([0, 2, 5], [0, 1, 1, 3, 2], [0, 1, 3, 4, 5], [0, 0, 1, 1, 1])
+    """
+    sizes = np.array([len(cells) for cells in cell_lists], dtype=np.int64)
+    ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    cells = np.array([c for line in cell_lists for c in line], dtype=np.int64)
+    owner = np.repeat(np.arange(len(cell_lists), dtype=np.int64), sizes)
+    cell_ptr, order = by_cell(cells, n_cells)
+    return ptr, cells, cell_ptr, owner[order]
 
 
 def starts_of(count: np.ndarray) -> np.ndarray:

@@ -11,7 +11,7 @@ import numpy as np
 
 from pipeline.core.puzzle import Puzzle
 from pipeline.solvers.dfsrules_counttables import CNT_AT, standard_values
-from pipeline.solvers.dfsrules_rows import by_cell
+from pipeline.solvers.dfsrules_rows import line_cells
 
 __all__ = ["MAX_HANDLED_SUM", "SUM_AT", "sumline_aux_values", "sumline_problem", "sumline_scratch", "sumline_tables"]
 
@@ -95,14 +95,10 @@ def sumline_tables(puzzle: Puzzle) -> tuple[int, list[np.ndarray]]:
     """
     lines = _sumlines(puzzle)
     n_cells = puzzle.n * puzzle.n
-    sizes = np.array([len(line.cell_list) for line in lines], dtype=np.int64)
-    ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    cells = np.array([c for line in lines for c in line.cell_list], dtype=np.int64)
+    ptr, cells, cell_ptr, cell_lines = line_cells([line.cell_list for line in lines], n_cells)
     totals = np.array([line.total for line in lines], dtype=np.int64)
     loops = np.array([bool(line.loop) for line in lines], dtype=np.int64)
-    owner = np.repeat(np.arange(len(lines), dtype=np.int64), sizes)
-    cell_ptr, order = by_cell(cells, n_cells)
-    return len(lines), [ptr, cells, totals, loops, cell_ptr, owner[order]]
+    return len(lines), [ptr, cells, totals, loops, cell_ptr, cell_lines]
 
 
 def sumline_scratch(rint: np.ndarray) -> int:
