@@ -150,7 +150,7 @@ def implied_sum_rows(puzzle: Puzzle) -> tuple[np.ndarray, ...] | None:
             rhs[pick].astype(np.int64), np.ones(pick.size, dtype=bool))
 
 
-def implied_rule_rows(puzzle: Puzzle) -> tuple[np.ndarray, ...] | None:
+def implied_rule_rows(puzzle: Puzzle, skip: frozenset[str] = frozenset()) -> tuple[np.ndarray, ...] | None:
     """The rows ``puzzle``'s rules imply and offer (a rule's ``implied_rows``: a global entropy's
     or global mod's at most two digits of a class a window), as :func:`implied_sum_rows` gives its
     rows; None when no rule offers any.
@@ -159,13 +159,15 @@ def implied_rule_rows(puzzle: Puzzle) -> tuple[np.ndarray, ...] | None:
     ----------
     puzzle : Puzzle
         Its rules and board.
+    skip : frozenset of str
+        Rule kinds whose implied rows are left out (a kernel handler holds them).
 
     Returns
     -------
     tuple of numpy.ndarray or None
         ``(row, cell, digit, coef)`` per term and ``(rhs, is_equal)`` per row.
     """
-    blocks = [block for rule in puzzle.rules if hasattr(rule, "implied_rows")
+    blocks = [block for rule in puzzle.rules if hasattr(rule, "implied_rows") and rule.kind not in skip
               for block in rule.implied_rows(puzzle.board) if block.n_rows]
     if not blocks:
         return None

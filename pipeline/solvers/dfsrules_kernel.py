@@ -71,6 +71,9 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
 * **hidden skyscraper lines** (the first cell lower than one before it holds the clue's digit):
   each line kept arc consistent over its rising tallest digit or its way past the hidden cell
   (:mod:`pipeline.solvers.dfsrules_hidden`), in place of the rule's rows.
+* **global entropy and global mod windows**: each window's classes arc consistent and its required
+  values kept out of the cells seeing each of their places (:mod:`pipeline.solvers.dfsrules_windows`),
+  beside the rules' rows.
 
 The search branches on a cell with the fewest candidates; among those, on the one whose branches
 failed most often (its **conflict score**, as ISS's candidate selector keeps one: one point per
@@ -119,6 +122,8 @@ from pipeline.solvers.dfsrules_lunchbox import _lunchbox
 from pipeline.solvers.dfsrules_sumline import _sumline
 from pipeline.solvers.dfsrules_sumline_rows import SUM_AT
 from pipeline.solvers.dfsrules_tables_kernel import core_tables
+from pipeline.solvers.dfsrules_windows import _window
+from pipeline.solvers.dfsrules_windows_rows import WIN_AT
 
 __all__ = ["FINISHED", "HEADER", "entry_points", "propagate", "search"]
 
@@ -134,7 +139,8 @@ HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", 
           "lunch_sum", "n_lunch", "cell_lunch_ptr", "cell_lunch", "n_cnt", "cnt_ptr", "cnt_cells", "cnt_group", "cnt_clue",
           "cnt_sets", "cell_cnt_ptr", "cell_cnt", "n_sum", "sum_ptr", "sum_cells", "sum_total", "sum_loop",
           "cell_sum_ptr", "cell_sum", "nfa_ptr", "nfa_steps", "nfa_auto", "n_nfa", "cell_nfa_ptr", "cell_nfa", "nfa_tables",
-          "nfa_scratch", "n_hid", "hid_ptr", "hid_cells", "hid_target", "cell_hid_ptr", "cell_hid", "hid_scratch")
+          "nfa_scratch", "n_hid", "hid_ptr", "hid_cells", "hid_target", "cell_hid_ptr", "cell_hid", "hid_scratch",
+          "n_win", "win_cells", "win_masks", "cell_win_ptr", "cell_win")
 #: Conflicts after which every cell's conflict score is halved (recent conflicts weigh more).
 DECAY_EVERY = 1 << 11   # measured against 1 << 8 and 1 << 14: 3-5% fewer nodes
 
@@ -246,6 +252,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
     n_hid, cell_hid_ptr, cell_hid = rint[HID_AT], rint[HID_AT + 4], rint[HID_AT + 5]
     hid_dirty_at = nfa_at + rint[NFA_AT + 7]   # after the automaton's scratch: each hidden skyscraper's flag, one's scratch
     hid_at = hid_dirty_at + n_hid
+    n_win, cell_win_ptr, cell_win = rint[WIN_AT], rint[WIN_AT + 3], rint[WIN_AT + 4]
+    win_dirty_at = hid_at + rint[HID_AT + 6]   # after the hidden skyscrapers' scratch: each window's flag
     pointing = rint[34] > 0
     if pointing:   # the state's row of digits of two places looked at, per house (see search)
         memo_at = _memo_at(work, n_cells, n_units)
@@ -286,6 +294,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[nfa_dirty_at + r] = 1
         for r in range(n_hid):
             work[hid_dirty_at + r] = 1
+        for r in range(n_win):
+            work[win_dirty_at + r] = 1
         for c in range(n_cells):
             if state[c] == zero:
                 return False
@@ -312,6 +322,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             work[nfa_dirty_at + r] = 0
         for r in range(n_hid):
             work[hid_dirty_at + r] = 0
+        for r in range(n_win):
+            work[win_dirty_at + r] = 0
         _push(origin, work, inq_at, head_tail)
     while True:
         # the ring: cells whose mask changed
@@ -375,6 +387,8 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 work[_ix(nfa_dirty_at + rint[_ix(cell_nfa + k)])] = 1
             for k in range(rint[_ix(cell_hid_ptr + c)], rint[_ix(cell_hid_ptr + c + 1)]):
                 work[_ix(hid_dirty_at + rint[_ix(cell_hid + k)])] = 1
+            for k in range(rint[_ix(cell_win_ptr + c)], rint[_ix(cell_win_ptr + c + 1)]):
+                work[_ix(win_dirty_at + rint[_ix(cell_win + k)])] = 1
         # hidden singles in the units that changed
         pending, next_u = dirty, 0
         dirty = zero
@@ -484,6 +498,15 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 continue
             work[hid_dirty_at + r] = 0
             if _hidden(r, state, rint, work, hid_at, inq_at, head_tail) < 0:
+                return False
+        if head_tail[1] > 0:
+            continue
+        # global entropy and global mod windows holding a changed cell
+        for r in range(n_win):
+            if work[win_dirty_at + r] == 0:
+                continue
+            work[win_dirty_at + r] = 0
+            if _window(r, state, rint, work, inq_at, head_tail, peers, n_peers, cell_units, n_cell_units) < 0:
                 return False
         if head_tail[1] > 0:
             continue

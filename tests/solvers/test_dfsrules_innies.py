@@ -205,12 +205,13 @@ def test_the_bench_killers_need_a_few_dozen_nodes():
 
 
 @pytest.mark.parametrize("kind", ["globalentropy", "globalmod"])
-def test_a_window_rules_implied_rows_hold_on_its_solutions_and_cut_dfsrules_search(kind):
+def test_a_window_rules_implied_rows_hold_on_its_solutions_and_its_handler_makes_them_redundant(kind):
     """A global entropy's (or global mod's) window holds at most two digits of a class: rows the
     rule implies (its four cells hold the other two classes too) that dfsrules cannot derive from the
-    rule's "at least one" rows one at a time. Each holds on every generated solution, dfsrules
-    still counts as the SAT engine does, and its search on the rule bench's ten puzzles of the kind
-    visits fewer nodes with them than with the rule's rows alone."""
+    rule's "at least one" rows one at a time. Each holds on every generated solution and dfsrules
+    counts as the SAT engine does; its window handler keeps each window's classes consistent, so
+    it leaves them out: its search on the rule bench's ten puzzles of the kind visits as many nodes
+    with them put in as without (they cut it 232,936 -> 115,802 nodes before the handler)."""
     for made in generate(size=6, count=3, seed=11, rules=[{"rule": kind}]):
         rows = implied_rule_rows(made.puzzle)
         assert rows is not None and rows[4].tolist() == [2] * rows[4].size and not rows[5].any()
@@ -228,11 +229,11 @@ def test_a_window_rules_implied_rows_hold_on_its_solutions_and_cut_dfsrules_sear
     for with_them in (True, False):
         original = dfsrules.implied_rule_rows
         try:
-            if not with_them:
-                dfsrules.implied_rule_rows = lambda puzzle: None
+            if with_them:   # the engine leaves the window rules' out: put them in
+                dfsrules.implied_rule_rows = lambda puzzle, skip: implied_rule_rows(puzzle)
             # puzzles read afresh: the rule tables are kept in each puzzle's shape cache
             nodes[with_them] = sum(get_solver("dfsrules").solve(build_model(parse_puzzle(d)), check_unique=True).nodes
                                    for d in documents)
         finally:
             dfsrules.implied_rule_rows = original
-    assert nodes[True] < nodes[False]
+    assert nodes[True] == nodes[False]

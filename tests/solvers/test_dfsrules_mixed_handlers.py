@@ -160,24 +160,27 @@ def banded(monkeypatch):
     return made
 
 
-#: Kinds that put each of the last four regions last: the hidden skyscrapers', the sum lines', the
-#: counting rules' (present only with such rules), the lunchboxes' (always there).
+#: Kinds that put each of the last five regions last: the global mod windows', the hidden skyscrapers',
+#: the sum lines', the counting rules' (present only with such rules), the lunchboxes' (always there).
 _LAST = {"sumline": ["skyscraper", "lunchbox", "countdistinct", "countingcircles", "sumline", "thermo", "cage"],
          "counting": ["skyscraper", "lunchbox", "countdistinct", "countingcircles", "kropki", "arrow"],
          "lunchbox": ["skyscraper", "lunchbox", "sandwich", "thermo"],
-         "hiddenskyscraper": ["hiddenskyscraper", "skyscraper", "lunchbox", "sumline", "kropki"]}
+         "hiddenskyscraper": ["hiddenskyscraper", "skyscraper", "lunchbox", "sumline", "kropki"],
+         "globalmod": ["globalmod", "hiddenskyscraper", "lunchbox", "kropki"]}
 
 
 @pytest.mark.parametrize("last", sorted(_LAST))
 @pytest.mark.parametrize("size,seeds", [(4, range(300, 306)), (6, range(400, 403)), (9, range(500, 502))])
 def test_the_kernel_writes_no_scratch_past_work_size(banded, size, seeds, last):
     """The kernel's regions come in a fixed order (skyscrapers, lunchboxes, counting rules, sum
-    lines, automaton lines, hidden skyscrapers), those after the lunchboxes only when present: an
+    lines, automaton lines, hidden skyscrapers, windows), those after the lunchboxes only when present: an
     overrun of the last one present (each in turn here, but the automaton lines') lands in the band."""
+    if last == "globalmod" and size == 4:
+        pytest.skip("no 4x4 grid has a digit of each remainder mod 3 in every 2x2 window")
     for seed in seeds:
         doc = next(generate(size=size, count=1, seed=seed, rules=[{"rule": k} for k in _LAST[last]])).puzzle.to_document()
         kinds = {rule["rule"] for rule in doc["rules"]}
-        assert ("hiddenskyscraper" if "hiddenskyscraper" in kinds else "sumline" if "sumline" in kinds else "counting" if kinds & {"countingcircles", "countdistinct"}
+        assert ("globalmod" if "globalmod" in kinds else "hiddenskyscraper" if "hiddenskyscraper" in kinds else "sumline" if "sumline" in kinds else "counting" if kinds & {"countingcircles", "countdistinct"}
                 else "lunchbox") == last
         for v in variants(doc, np.random.default_rng(seed)):
             before = len(banded)

@@ -68,6 +68,22 @@ class _WindowClasses(_Global):
         """``(V,)`` the class (0, 1 or 2) of each 0-based digit."""
         raise NotImplementedError
 
+    @staticmethod
+    def window_cells(board: Board) -> np.ndarray:
+        """``(W, 4)`` the cells of each window (:func:`windows_2x2`), for engines that read the
+        windows without importing this module.
+
+        Parameters
+        ----------
+        board : Board
+            The puzzle's board.
+
+        Returns
+        -------
+        ndarray of int
+        """
+        return windows_2x2(board)[1]
+
     def rows(self, board: Board, index: int) -> list[Rows]:
         """``<kind>_r_c_g`` (``<= -1``): ``-sum`` over the window at ``r, c`` of its digits of class ``g``.
 
