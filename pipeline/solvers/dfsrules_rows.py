@@ -439,9 +439,15 @@ def exclusion_groups(units: ShapeTables, lin_ptr: np.ndarray, term_cell: np.ndar
 _VECTOR_HASH = (np.arange(1, 2 * 64 + 2, 2, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15))
 
 
+#: :func:`unit_masks` by shape: ``id(tables) -> (tables, masks)`` (the identity checked, as
+#: :func:`pipeline.solvers.dfsrules_pointing.house_intersections` keeps its own).
+_UNIT_MASKS: dict[int, tuple[ShapeTables, np.ndarray]] = {}
+
+
 def unit_masks(units: ShapeTables) -> np.ndarray:
     """Each cell's units as one mask (bit ``u``: unit ``u``), as ``int64``, where the shape has up
-    to 64 units (zeros above: the kernel keeps a flag per unit there).
+    to 64 units (zeros above: the kernel keeps a flag per unit there). Made once per shape
+    (read-only): every record's tables asked for it again (30 us a 9x9).
 
     Parameters
     ----------
@@ -452,6 +458,18 @@ def unit_masks(units: ShapeTables) -> np.ndarray:
     -------
     numpy.ndarray
     """
+    cached = _UNIT_MASKS.get(id(units))
+    if cached is not None and cached[0] is units:
+        return cached[1]
+    masks = _unit_masks(units)
+    masks.flags.writeable = False
+    if len(_UNIT_MASKS) >= 64:
+        _UNIT_MASKS.clear()
+    _UNIT_MASKS[id(units)] = (units, masks)
+    return masks
+
+
+def _unit_masks(units: ShapeTables) -> np.ndarray:
     n_cells = units.cell_units.shape[0]
     masks = np.zeros(n_cells, dtype=np.uint64)
     if units.units.shape[0] <= 64:
