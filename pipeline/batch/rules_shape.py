@@ -42,15 +42,41 @@ def beyond_unit_kernels(puzzle: Puzzle) -> bool:
             or puzzle.rows != puzzle.cols)
 
 
-def rules_text(puzzle: Puzzle) -> str | None:
+def rules_text(puzzle: Puzzle, entries: list[dict] | None = None) -> str | None:
     """The ``rules`` column of a result row: the puzzle's rules as a JSON list of document entries
-    (None without rules), so a result says what was solved."""
-    return json.dumps(puzzle.rules_dicts(), separators=(",", ":")) if puzzle.rules else None
+    (None without rules), so a result says what was solved.
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The record's puzzle.
+    entries : list of dict, optional
+        ``puzzle.rules_dicts()`` when the caller has them (the worker makes them once for this
+        and :func:`rule_shape_key`).
+
+    Returns
+    -------
+    str or None
+    """
+    return json.dumps(puzzle.rules_dicts() if entries is None else entries, separators=(",", ":")) \
+        if puzzle.rules else None
 
 
-def rule_shape_key(puzzle: Puzzle) -> tuple:
-    """Records that may share an engine: all but their clues equal (:func:`pipeline.core.puzzle.rules_key`)."""
-    return ("rules", *rules_key(puzzle))
+def rule_shape_key(puzzle: Puzzle, entries: list[dict] | None = None) -> tuple:
+    """Records that may share an engine: all but their clues equal (:func:`pipeline.core.puzzle.rules_key`).
+
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The record's puzzle.
+    entries : list of dict, optional
+        ``puzzle.rules_dicts()`` when the caller has them (as :func:`rules_text` takes them).
+
+    Returns
+    -------
+    tuple
+    """
+    return ("rules", *rules_key(puzzle, entries))
 
 
 def empty_of(puzzle: Puzzle) -> Puzzle:

@@ -358,8 +358,9 @@ def group_records(records: list[tuple], options: SolveOptions, rows: list[dict])
         try:
             puzzle = parse_record(text, regions, variant or options.variant, options.box, *rules)
             if beyond_unit_kernels(puzzle):   # rules or a layout: the rule kernel (rules_shape)
-                key = rule_shape_key(puzzle)
-                rows[k]["rules"] = rules_text(puzzle)
+                entries = puzzle.rules_dicts()   # once, for the group's key and the row's rules column
+                key = rule_shape_key(puzzle, entries)
+                rows[k]["rules"] = rules_text(puzzle, entries)
                 if key not in shapes:
                     shapes[key] = Shape(empty_of(puzzle), first=puzzle)
             else:

@@ -592,8 +592,8 @@ def with_rules(grid: np.ndarray, h: int, w: int, variant: str, regions: np.ndarr
 
 
 #: What a puzzle without its rules computed that holds with them too (the rules' own units are
-#: not in ``base_board``).
-_BEFORE_RULES = ("present", "base_board")
+#: not in ``base_board`` nor in the variant's families, which each rule puzzle read made twice).
+_BEFORE_RULES = ("present", "base_board", "_base_family_parts")
 
 
 def _in_row_order(rules: tuple[Rule, ...] | list[Rule]) -> tuple[tuple[Rule, ...], tuple[int, ...]]:
@@ -614,7 +614,7 @@ def _places(places: tuple[int, ...]) -> tuple[int, ...]:
 # ---------------------------------------------------------------------------------------------
 #: The cached properties a puzzle computes from its shape and rules alone (never its clues): a puzzle
 #: with other clues (:func:`with_other_clues`) shares them, and :func:`shape_cache`'s dict.
-_SHAPE_ONLY = ("present", "board", "base_board", "_unit_families")
+_SHAPE_ONLY = ("present", "board", "base_board", "_unit_families", "_base_family_parts")
 
 
 def shape_cache(puzzle: Puzzle) -> dict:
@@ -634,7 +634,7 @@ def shape_cache(puzzle: Puzzle) -> dict:
     return vars(puzzle).setdefault("_shape_cache", {})   # the frozen dataclass's fields stay untouched
 
 
-def rules_key(puzzle: Puzzle) -> tuple:
+def rules_key(puzzle: Puzzle, entries: list[dict] | None = None) -> tuple:
     """Everything of ``puzzle`` but its clues, hashable: canvas, box, variant, regions, rules (as
     document entries), layout, values and extra cells. Puzzles with equal keys have the same rows
     and columns, so they may share what is built from them (a batch's rule group, the SAT engine's
@@ -644,13 +644,16 @@ def rules_key(puzzle: Puzzle) -> tuple:
     ----------
     puzzle : Puzzle
         Any puzzle.
+    entries : list of dict, optional
+        ``puzzle.rules_dicts()``, when the caller made them already (not made again).
 
     Returns
     -------
     tuple
     """
     return (puzzle.grid.shape, puzzle.h, puzzle.w, puzzle.variant, puzzle.regions_string(),
-            repr(puzzle.rules_dicts()) if puzzle.rules else None, puzzle.layout, puzzle.values, puzzle.extra)
+            repr(puzzle.rules_dicts() if entries is None else entries) if puzzle.rules else None, puzzle.layout,
+            puzzle.values, puzzle.extra)
 
 
 def with_other_clues(puzzle: Puzzle, grid: np.ndarray) -> Puzzle:
