@@ -69,7 +69,8 @@ from pipeline.solvers.dfsrules_hidden_rows import HID_AT, hidden_tables
 from pipeline.solvers.dfsrules_innies import implied_rule_rows, implied_sum_rows
 from pipeline.solvers.dfsrules_lines import handled_aux_values, handled_problem, line_tables
 from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_rows, lunchbox_tables
-from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, house_intersections, packed_pointing, pointing_tables
+from pipeline.solvers.dfsrules_pointing import (MAX_POINTING_CELLS, house_intersections, packed_pointing, pointing_tables,
+                                                value_exclusions)
 from pipeline.solvers.dfsrules_sumline_rows import sumline_scratch, sumline_tables
 from pipeline.solvers.dfsrules_rows import core_tables, exclusion_groups, shared_tables, term_pairs, unit_masks
 from pipeline.solvers.dfsrules_windows_rows import WIN_AT, WINDOW_KINDS, window_tables
@@ -193,11 +194,11 @@ class RuleTables:
             arc_table = self.rint[int(self.rint[7]):int(self.rint[7]) + n_arcs]   # the tables' own numbers
             ptr, entries = pointing_tables(units, rint[arc_ptr_at:arc_ptr_at + n_cells + 1],
                                            rint[arc_other_at:arc_other_at + n_arcs], plain[arc_table])
-            self._pointing["tables"] = ptr, *packed_pointing(entries.reshape(-1, 3), arc_table, tables, n)
-        ptr, packed, takes = self._pointing["tables"]
+            self._pointing["tables"] = packed_pointing(ptr, entries.reshape(-1, 3), arc_table, tables, n)
+        ptr, packed = self._pointing["tables"]
         if not packed.size:
             return rint
-        out = np.concatenate([rint, ptr, packed, takes])
+        out = np.concatenate([rint, ptr, packed])
         out[32:35] = rint.size, rint.size + ptr.size, packed.size
         return out
 
@@ -524,10 +525,12 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
              core.lin_rhs, core.lin_eq, core.cell_lin_ptr, core.cell_lin, combo_ptr,
              sand_cells, sand_sum, puzzle.board.value_of[:n], cell_sand_ptr, cell_sand, sand_sets_ptr]
     # locked candidates for killers (sums of distinct digits), where with the kernel's branching for
-    # killers they finish 10 of ISS's 14 MATHEMAGIC killers in 10 s (1 before); elsewhere they cost
-    # more a node than they save (the bench set 10-15% slower)
-    killer = combos.size > 0   # rows with digit sets: locked candidates
-    if killer:
+    # killers they finish 10 of ISS's 14 MATHEMAGIC killers in 10 s (1 before), and for value-dependent
+    # exclusions (anti-taxicab: ISS's PerfectAllDifferentValueExclusion takes a digit from the cells
+    # both its places exclude, the shared houses too; the bench's ten 56,920 -> 42,154 nodes); elsewhere
+    # they cost more a node than they save (the bench set 10-15% slower)
+    locked = combos.size > 0 or value_exclusions(core.compat[:2 * n_pairs * n].reshape(-1, n), n)
+    if locked:
         n_inter, *inter_parts = house_intersections(units)
     else:
         n_inter, inter_parts = 0, [_EMPTY, _EMPTY, np.zeros(units.units.shape[0] + 1, dtype=np.int64), _EMPTY]

@@ -739,12 +739,10 @@ def _pointing(u, two, state, units, rint, work, inq_at, head_tail):
     cell related to both places loses what both ``p = d`` and ``q = d`` take from it. -1 on a
     contradiction, else 0.
 
-    An entry of the pair of places found is one ``int64`` (``RuleTables.with_pointing``): the cell
-    (16 bits), then where what ``p = d`` takes from it starts in the takes table that follows the
-    entries (24 bits: the row of its relation times ``n``), then the same for ``q = d``."""
+    The pair of places found and the digit key their entries (``RuleTables.with_pointing``), one
+    ``int64`` each: the cell (16 bits), then the digits both placements take from it."""
     size = units.shape[1]
-    ptr, entries = rint[32], rint[33]
-    takes = entries + rint[34]
+    ptr, entries, n = rint[32], rint[33], rint[1]
     while two:
         bit = two & (~two + np.uint64(1))
         two &= two - np.uint64(1)
@@ -759,18 +757,16 @@ def _pointing(u, two, state, units, rint, work, inq_at, head_tail):
                     break
         if second < 0:   # a place went meanwhile: the hidden single, or the empty house, is found next
             continue
-        key = (u * size + first) * size + second
+        key = ((u * size + first) * size + second) * n + d
         for e in range(rint[_ix(ptr + key)], rint[_ix(ptr + key + 1)]):
             x = rint[_ix(entries + e)]
             c = _ix(x & 0xFFFF)
             w = state[c]
-            gone = w & np.uint64(rint[_ix(takes + d + ((x >> 16) & 0xFFFFFF))])
+            gone = w & np.uint64(x >> 16)
             if gone:
-                gone &= np.uint64(rint[_ix(takes + d + (x >> 40))])
-                if gone:
-                    w &= ~gone
-                    if w == 0:
-                        return -1
-                    state[c] = w
-                    _push(c, work, inq_at, head_tail)
+                w &= ~gone
+                if w == 0:
+                    return -1
+                state[c] = w
+                _push(c, work, inq_at, head_tail)
     return 0

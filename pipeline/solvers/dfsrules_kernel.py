@@ -21,7 +21,9 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
   arc) loses what both placements would take from it (:mod:`pipeline.solvers.dfsrules_pointing`).
   Each stack row remembers its houses' digits already so looked at (a child inherits its
   parent's: what was taken stays taken), so a node looks only at the digits newly down to two
-  places. The bench's non-consecutive puzzles: 268,154 -> 133,122 nodes, 445 -> 374 ms;
+  places. The bench's non-consecutive puzzles: 268,154 -> 133,122 nodes, 445 -> 374 ms. Pair
+  tables that take a digit for some digits only (anti-taxicab, ISS's value-dependent exclusions)
+  join it too, with the locked candidates below;
 * **linear rows** over three or more cells (cage sums, arrows, a cage's distinct digits, ...):
   ``sum_c coef[c, digit(c)] <= rhs`` (or ``=``), with each cell's coefficient vector over its
   digits. The row's least and greatest activity over the candidates still open bound every cell:
@@ -43,8 +45,9 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
   two cells or more (a box and a row, a box and a diagonal), the cells of each outside the shared
   ones keep only the digits the other's can take (each house holds each digit once, so a digit is
   in the shared cells or in both rests), as ISS's house intersections do. MATHEMAGIC #11's tree
-  705,069 nodes -> 265,531 with the branching below; elsewhere they cost more a node than they
-  save, so other puzzles go without;
+  705,069 nodes -> 265,531 with the branching below; and for value-dependent exclusions
+  (anti-taxicab: the bench's ten 56,920 -> 42,154 nodes); elsewhere they cost more a node than
+  they save, so other puzzles go without;
 * **sandwich lines** (a row or column whose digits strictly between the 1 and the ``N`` add up to
   the clue): every placement of the 1 and the ``N`` that the candidates allow is tried, with the
   least and greatest sum its cells between can make; a cell keeps the digits some placement that
@@ -95,8 +98,8 @@ were needed; it stops early where the tries remove nothing (non-consecutive).
 
 Only what changed is looked at again: a ring of cells whose mask changed, then the units (a mask
 of them up to 64 units: each cell's units' mask ORed in) and the rows holding them. Hidden singles
-skip a house's decided digits, and pointing's entries are one ``int64`` each with a small table
-of what each relation takes. These cut the non-consecutive bench from 221 to 172 ms (the slowest
+skip a house's decided digits, and pointing's entries are one ``int64`` each, listed per pair of
+places and digit with what both places take. These cut the non-consecutive bench from 221 to 172 ms (the slowest
 puzzle 62 -> 48 ms) at the same 122,618 nodes. The rule tables come packed in one ``int64`` array ``rint`` (offsets in its
 header, :data:`HEADER`) and one ``uint64`` array of pair tables; scratch comes in one ``int64``
 array ``work``. Like ``dfs_kernel`` the functions allocate nothing and raise nothing, so

@@ -15,7 +15,7 @@ from pipeline.core.puzzle import parse_puzzle
 from pipeline.solvers import SOLVERS, dfsrules_native
 from pipeline.solvers.dfs import shape_tables, start_masks
 from pipeline.solvers.dfsrules import rule_tables
-from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, PEER, SELF, pointing_tables
+from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, PEER, SELF, packed_pointing, pointing_tables
 
 ROOT = Path(__file__).resolve().parents[2]
 #: ``rint``'s header slot of the pointing entries' count (0: the kernel skips the rule).
@@ -80,6 +80,41 @@ def test_the_tables_list_every_cell_related_to_both_places_and_how(doc):
                         continue   # a cell of the house is without d: only two such arcs take from it
                     want.add((c, by_p, by_q))
                 assert got == want, (u, i, j)
+
+
+@pytest.mark.parametrize("doc", [
+    {"size": 6, "box": "2x3", "rules": [{"rule": "nonconsecutive"}]},
+    {"size": 6, "box": "2x3", "rules": [{"rule": "antitaxicab"}]},
+    {"size": 6, "box": "2x3", "rules": [{"rule": "antiknight"}, {"rule": "kropki", "color": "white",
+                                                                  "cells": ["r1c1", "r2c1"]}]},
+], ids=["nonconsecutive", "antitaxicab", "antiknight-kropki"])
+def test_the_kernel_reads_per_pair_and_digit_the_cells_both_places_take_from(doc):
+    """Each pair's entries are listed again under each digit ``d`` whose placement at both places
+    takes something from the cell, with that (anti-taxicab: an arc at distance ``v`` only under
+    ``v``), one ``int64`` each: the cell, then the mask."""
+    puzzle = parse_puzzle(doc)
+    shape = shape_tables(puzzle)
+    rules = rule_tables(puzzle, shape)
+    n, rint = puzzle.n, rules.rint
+    arc_ptr = rint[rint[5]:rint[5] + n * n + 1]
+    arc_other, arc_table = rint[rint[6]:rint[6] + rint[4]], rint[rint[7]:rint[7] + rint[4]]
+    ptr, entries = pointing_tables(shape, arc_ptr, arc_other, _plain_arcs(puzzle, rules))
+    tables = rules.compat[:2 * rules.n_pairs * n].reshape(-1, n)
+    by_digit, packed = packed_pointing(ptr, entries.reshape(-1, 3), arc_table, tables, n)
+    full = (1 << n) - 1
+
+    def takes(how, d):
+        return full & ~(1 << d) if how == SELF else 1 << d if how == PEER else full & ~int(tables[arc_table[how], d])
+
+    entries = entries.reshape(-1, 3).tolist()
+    for key in range(ptr.size - 1):
+        for d in range(n):
+            want = {(c, takes(a, d) & takes(b, d)) for c, a, b in entries[ptr[key]:ptr[key + 1]]} - {
+                (c, 0) for c in range(n * n)}
+            got = [(x & 0xFFFF, x >> 16) for x in packed[by_digit[key * n + d]:by_digit[key * n + d + 1]].tolist()]
+            assert len(got) == len(want) and set(got) == want, (key, d)
+    if "antitaxicab" in str(doc):   # a look reads the one digit's few entries
+        assert packed.size < 2 * len(entries)
 
 
 def _pointing_rint(puzzle):
