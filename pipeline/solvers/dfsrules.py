@@ -72,7 +72,7 @@ from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_rows, lunchbox_tabl
 from pipeline.solvers.dfsrules_pointing import (MAX_POINTING_CELLS, house_intersections, packed_pointing, pointing_tables,
                                                 value_exclusions)
 from pipeline.solvers.dfsrules_sumline_rows import sumline_scratch, sumline_tables
-from pipeline.solvers.dfsrules_rows import core_tables, exclusion_groups, shared_tables, term_pairs, unit_masks
+from pipeline.solvers.dfsrules_rows import core_tables, equal_only, exclusion_groups, shared_tables, term_pairs, unit_masks
 from pipeline.solvers.dfsrules_windows_rows import WIN_AT, WINDOW_KINDS, window_tables
 from pipeline.solvers.dfs import (COUNT_LIMIT_MAX, FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, WHOLE, Search,
                                   ShapeTables, _import_problem, grids_of, shape_tables, start_masks, tree_searched)
@@ -161,7 +161,8 @@ class RuleTables:
         rint[24] = 1
         n_cells, shared_at = int(rint[0]), int(rint[36])
         rint[shared_at:shared_at + n_cells] = shared_tables(rint[int(rint[5]):int(rint[5]) + n_cells + 1],
-                                                             rint[arc_table_at:arc_table_at + n_arcs])
+                                                             rint[arc_table_at:arc_table_at + n_arcs],
+                                                             equal_only(tables, n)[arc_table])
         return rint, np.concatenate([self.compat, support.reshape(-1)])
 
     def with_pointing(self, rint: np.ndarray, units: ShapeTables) -> np.ndarray:
@@ -529,7 +530,8 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     # exclusions (anti-taxicab: ISS's PerfectAllDifferentValueExclusion takes a digit from the cells
     # both its places exclude, the shared houses too; the bench's ten 56,920 -> 42,154 nodes); elsewhere
     # they cost more a node than they save (the bench set 10-15% slower)
-    locked = combos.size > 0 or value_exclusions(core.compat[:2 * n_pairs * n].reshape(-1, n), n)
+    pair_tables = core.compat[:2 * n_pairs * n].reshape(-1, n)
+    locked = combos.size > 0 or value_exclusions(pair_tables, n)
     if locked:
         n_inter, *inter_parts = house_intersections(units)
     else:
@@ -537,7 +539,8 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     parts += inter_parts
     parts.append(core.term_order)   # each term's coefficients rising (1), falling (-1) or neither (0)
     parts.append(np.full(n_terms, -1, dtype=np.int64))   # exclusion groups: for searches that last (with_groups)
-    parts.append(shared_tables(core.arc_ptr, core.arc_table))   # each cell's one table of all its arcs, or -1
+    parts.append(shared_tables(core.arc_ptr, core.arc_table, equal_only(pair_tables, n)[core.arc_table]
+                               if n_pairs else None))   # each cell's one table of all its arcs, or -1
     parts.append(unit_masks(units))   # each cell's units as a mask (up to 64 units)
     parts += [sky_cells, sky_clue, cell_sky_ptr, cell_sky]   # skyscraper lines (the kernel's handler)
     lunch_ptr, lunch_cells, lunch_sum, cell_lunch_ptr, cell_lunch = lunchbox_tables(puzzle)

@@ -13,7 +13,8 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
   table is its support of every candidate mask instead, read in one load
   (:meth:`pipeline.solvers.dfsrules.RuleTables.with_support_lookup`, for searches that last). A
   cell whose arcs share one table reads its support once, and skips its partners when the support
-  is every digit (non-consecutive: a cell whose digits are more than two apart);
+  is every digit (non-consecutive: a cell whose digits are more than two apart); a cell whose arcs
+  each take at most the equal digit (anti-taxicab's, of eight tables) skips them until decided;
 * **pointing through pair relations** (grids up to 16x16 with relations that take more than the
   equal digit: non-consecutive, Kropki, XV, thermometers, ...), for searches that last (the tables
   are added after the first slice, with the support lookup): a digit with two places left in a
@@ -353,11 +354,12 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                         _push(q, work, inq_at, head_tail)
             # a cell whose arcs share one table: its support read once, and its partners skipped
             # when it allows every digit (non-consecutive: digits more than two apart allow any)
+            # (a cell whose arcs act only once it is decided, anti-taxicab's, skips them until then)
             shared = rint[_ix(cell_table + c)]
             support = full
             if shared >= 0:
                 support = _support(shared, v, n, compat, lookup)
-            if shared < 0 or full & ~support:
+            if shared == -1 or (shared >= 0 and full & ~support) or (shared < -1 and (v & (v - one)) == zero):
                 for a in range(rint[_ix(arc_ptr + c)], rint[_ix(arc_ptr + c + 1)]):
                     b = _ix(rint[_ix(arc_other + a)])
                     if shared < 0:

@@ -23,6 +23,7 @@ from pipeline.solvers import SOLVERS, dfsrules_native, get_solver
 from pipeline.solvers.dfs import shape_tables
 from pipeline.solvers.dfsrules import model_problem, rule_tables
 from pipeline.solvers.dfsrules_pointing import value_exclusions
+from pipeline.solvers.dfsrules_rows import DECIDED_ONLY
 from pipeline.tools.generate.puzzles import generate
 from dfsrules_agree import agree_with_sat
 
@@ -45,6 +46,19 @@ def test_only_tables_that_take_the_equal_digit_for_some_digits_are_value_exclusi
     tables = rule_tables(puzzle, shape_tables(puzzle))
     assert value_exclusions(_tables(tables), 9) is want
     assert bool(tables.rint[N_INTER] > 0) is want   # locked candidates with them (no killer here)
+
+
+def test_anti_taxicab_cells_skip_their_arcs_until_decided_with_and_without_the_support_lookup():
+    """Every anti-taxicab arc supports every digit from a cell of two candidates or more, so a
+    cell of several such tables is DECIDED_ONLY (the kernel's per-cell table slot); a cell that
+    also has a Kropki dot keeps -1 (the dot acts before)."""
+    puzzle = parse_puzzle({"size": 9, "box": "3x3", "rules": [
+        {"rule": "antitaxicab"}, {"rule": "kropki", "color": "white", "cells": ["r5c5", "r6c5"]}]})
+    rules = rule_tables(puzzle, shape_tables(puzzle))
+    for rint in (rules.rint, rules.with_support_lookup()[0]):
+        shared = rint[rint[36]:rint[36] + 81]
+        assert shared[0] == DECIDED_ONLY and shared[40] == -1 and shared[49] == -1
+        assert np.count_nonzero(shared == DECIDED_ONLY) == 79
 
 
 needs_kernel = pytest.mark.skipif(SOLVERS["dfsrules"].available() is not None,
