@@ -187,6 +187,13 @@ def _support(table, v, n, compat, lookup):
     return support
 
 
+@njit(cache=False, inline="always")
+def _flags(work, at, count, value):
+    """``work[at:at + count] = value`` (a handler's dirty flags, each rule's one)."""
+    for r in range(count):
+        work[at + r] = value
+
+
 @njit(cache=False)
 def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndarray, n_peers: np.ndarray,
               units: np.ndarray, cell_units: np.ndarray, n_cell_units: np.ndarray, full: np.uint64, rint: np.ndarray,
@@ -278,56 +285,34 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
     if origin < 0:
         if by_mask:
             dirty = ~zero >> np.uint64(64 - n_units)
-        for u in range(n_units):
-            work[udirty_at + u] = 1
-        for r in range(n_lin):
-            work[ldirty_at + r] = 1
-        for r in range(n_sand):
-            work[sdirty_at + r] = 1
-        for r in range(n_sky):
-            work[kdirty_at + r] = 1
-        for i in range(n_inter):
-            work[idirty_at + i] = 1
-        for r in range(n_lunch):
-            work[lunch_dirty_at + r] = 1
-        for r in range(n_cnt):
-            work[cdirty_at + r] = 1
-        for r in range(n_sum):
-            work[mdirty_at + r] = 1
-        for r in range(n_nfa):
-            work[nfa_dirty_at + r] = 1
-        for r in range(n_hid):
-            work[hid_dirty_at + r] = 1
-        for r in range(n_win):
-            work[win_dirty_at + r] = 1
+        _flags(work, udirty_at, n_units, 1)
+        _flags(work, ldirty_at, n_lin, 1)
+        _flags(work, sdirty_at, n_sand, 1)
+        _flags(work, kdirty_at, n_sky, 1)
+        _flags(work, idirty_at, n_inter, 1)
+        _flags(work, lunch_dirty_at, n_lunch, 1)
+        _flags(work, cdirty_at, n_cnt, 1)
+        _flags(work, mdirty_at, n_sum, 1)
+        _flags(work, nfa_dirty_at, n_nfa, 1)
+        _flags(work, hid_dirty_at, n_hid, 1)
+        _flags(work, win_dirty_at, n_win, 1)
         for c in range(n_cells):
             if state[c] == zero:
                 return False
             _push(c, work, inq_at, head_tail)
     else:
         if not by_mask:
-            for u in range(n_units):
-                work[udirty_at + u] = 0
-        for r in range(n_lin):
-            work[ldirty_at + r] = 0
-        for r in range(n_sand):
-            work[sdirty_at + r] = 0
-        for r in range(n_sky):
-            work[kdirty_at + r] = 0
-        for i in range(n_inter):
-            work[idirty_at + i] = 0
-        for r in range(n_lunch):
-            work[lunch_dirty_at + r] = 0
-        for r in range(n_cnt):
-            work[cdirty_at + r] = 0
-        for r in range(n_sum):
-            work[mdirty_at + r] = 0
-        for r in range(n_nfa):
-            work[nfa_dirty_at + r] = 0
-        for r in range(n_hid):
-            work[hid_dirty_at + r] = 0
-        for r in range(n_win):
-            work[win_dirty_at + r] = 0
+            _flags(work, udirty_at, n_units, 0)
+        _flags(work, ldirty_at, n_lin, 0)
+        _flags(work, sdirty_at, n_sand, 0)
+        _flags(work, kdirty_at, n_sky, 0)
+        _flags(work, idirty_at, n_inter, 0)
+        _flags(work, lunch_dirty_at, n_lunch, 0)
+        _flags(work, cdirty_at, n_cnt, 0)
+        _flags(work, mdirty_at, n_sum, 0)
+        _flags(work, nfa_dirty_at, n_nfa, 0)
+        _flags(work, hid_dirty_at, n_hid, 0)
+        _flags(work, win_dirty_at, n_win, 0)
         _push(origin, work, inq_at, head_tail)
     while True:
         # the ring: cells whose mask changed
