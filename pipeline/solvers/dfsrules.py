@@ -73,7 +73,7 @@ from pipeline.solvers.dfsrules_pointing import (MAX_POINTING_CELLS, house_inters
                                                 value_exclusions)
 from pipeline.solvers.dfsrules_sumline_rows import sumline_scratch, sumline_tables
 from pipeline.solvers.dfsrules_rows import core_tables, equal_only, exclusion_groups, shared_tables, term_pairs, unit_masks
-from pipeline.solvers.dfsrules_windows_rows import WIN_AT, WINDOW_KINDS, window_tables
+from pipeline.solvers.dfsrules_windows_rows import WIN_AT, WINDOW_BY_RATIO, WINDOW_KINDS, window_tables
 from pipeline.solvers.dfs import (COUNT_LIMIT_MAX, FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, WHOLE, Search,
                                   ShapeTables, _import_problem, grids_of, shape_tables, start_masks, tree_searched)
 
@@ -529,9 +529,10 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     # killers they finish 10 of ISS's 14 MATHEMAGIC killers in 10 s (1 before), and for value-dependent
     # exclusions (anti-taxicab: ISS's PerfectAllDifferentValueExclusion takes a digit from the cells
     # both its places exclude, the shared houses too; the bench's ten 56,920 -> 42,154 nodes); elsewhere
-    # they cost more a node than they save (the bench set 10-15% slower)
+    # they cost more a node than they save (the bench set 10-15% slower); and for windows (WINDOW_BY_RATIO)
     pair_tables = core.compat[:2 * n_pairs * n].reshape(-1, n)
-    locked = combos.size > 0 or value_exclusions(pair_tables, n)
+    win_parts, n_win = window_tables(puzzle)   # global entropy and global mod windows (their handler, beside their rows)
+    locked = combos.size > 0 or n_win > 0 or value_exclusions(pair_tables, n)
     if locked:
         n_inter, *inter_parts = house_intersections(units)
     else:
@@ -552,14 +553,13 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     parts += nfa_parts
     hid_parts, n_hid, hid_scratch = hidden_tables(puzzle)   # hidden skyscraper lines (their handler)
     parts += hid_parts
-    win_parts, n_win = window_tables(puzzle)   # global entropy and global mod windows (their handler, beside their rows)
     parts += win_parts
     # one array: the header, then each part where the header says (offsets as Python ints: the
     # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
     offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))
     rint = np.empty(offsets[-1], dtype=np.int64)
     rint[:_HEADER] = (n_cells, n, n_lin, n_terms, core.arc_other.size, *offsets[:16], sand_sum.size, offsets[16],
-                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], BY_RATIO, 0, 0, 0, *offsets[22:29], sky_clue.size,
+                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], WINDOW_BY_RATIO if n_win else BY_RATIO, 0, 0, 0, *offsets[22:29], sky_clue.size,
                       *offsets[29:32], lunch_sum.size, *offsets[32:34], n_cnt, *offsets[34:41], n_sum,
                       *offsets[41:47], *offsets[47:50], n_nfa, *offsets[50:53], nfa_scratch,
                       n_hid, *offsets[53:58], hid_scratch, n_win, *offsets[58:62])

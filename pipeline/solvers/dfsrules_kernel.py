@@ -84,7 +84,8 @@ failed most often (its **conflict score**, as ISS's candidate selector keeps one
 failed branch, every score halved each :data:`DECAY_EVERY` failures), then on the one in most rule
 relations. On the non-consecutive puzzles of the bench set this cut the nodes by a quarter. With
 ``rint``'s ``by_ratio`` (every puzzle since session 34, killers before: see
-:data:`pipeline.solvers.dfsrules.BY_RATIO`), when the fewest is three or more, the cell of most conflicts per
+:data:`pipeline.solvers.dfsrules.BY_RATIO`), when the fewest is three or more (two or more at ``by_ratio``
+2: :data:`pipeline.solvers.dfsrules_windows_rows.WINDOW_BY_RATIO`), the cell of most conflicts per
 candidate goes first instead (ISS's candidate selector scores a cell so), unless a digit with two
 places left in a house scores as well (half the higher conflict score of its places, ISS's candidate
 finders): then the branch is that digit in its place of more conflicts, or not. With locked
@@ -689,7 +690,7 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
                 if key < best_key:
                     best, best_key = c, key
         pick = np.uint64(0)   # the digit to try in the branch cell (0: its lowest)
-        if by_ratio and by_score >= 0 and (best_key >> 40) > 2:
+        if by_ratio and by_score >= 0 and (best_key >> 40) > 3 - rint[31]:   # 2: from two candidates
             best = by_score
             # a house's digit with two places scores half their higher conflict score; one that
             # scores as well as the cell is branched on instead (MATHEMAGIC: 7 -> 10 of 14 in 10 s)

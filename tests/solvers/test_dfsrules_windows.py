@@ -16,6 +16,7 @@ from pipeline.core.puzzle import parse_puzzle
 from pipeline.solvers import SOLVERS
 from pipeline.solvers.dfs import shape_tables, start_masks
 from pipeline.solvers.dfsrules import rule_tables
+from pipeline.solvers.dfsrules_windows_rows import WINDOW_BY_RATIO
 from pipeline.tools.generate.puzzles import generate
 from dfsrules_agree import agree_with_sat as _agree
 
@@ -89,6 +90,24 @@ def test_a_windows_one_high_digit_leaves_the_cells_that_see_each_of_its_places()
     for cell in (0, 1, 4, 5):   # r1c1, r1c2, r1c5, r1c6
         assert not state[cell] & seven, cell
     assert state[20] & seven   # r3c3 sees r1c3 alone
+
+
+def test_a_row_digit_locked_in_a_box_gives_a_window_its_required_value():
+    """Global entropy, 9x9 (the bench set's line at index 509, 0-based): row 9 keeps 6 only in r9c1 and r9c3 (box 7),
+    so box 7's other cells lose it (locked candidates, ISS's SameValues); r8c2 without 6, the window
+    r7c2-r8c3 (1 at r8c3) has one middle digit left, 4, in r7c2, r7c3 and r8c2: box 7's other cells
+    lose 4 (the windows' required values), and r9c1 and r9c3 keep 6 and 9 alone. Before the window
+    puzzles got locked candidates they kept 4, 6 and 9; and they branch by conflicts per candidate
+    from two candidates up (``by_ratio`` 2)."""
+    doc = {"size": 9, "box": "3x3", "rules": [{"rule": "globalentropy"}],
+           "givens": "......82...........2........1.................................6..1.......5.832..7"}
+    state = _root(doc)
+    four, six, nine = (np.uint64(1 << (d - 1)) for d in (4, 6, 9))
+    assert not state[64] & six   # r8c2
+    assert state[72] == six | nine and state[74] == six | nine   # r9c1, r9c3
+    assert all(not state[c] & four for c in (54, 63, 72, 74))   # r7c1, r8c1, r9c1, r9c3
+    assert rule_tables(parse_puzzle(doc)).rint[31] == WINDOW_BY_RATIO == 2
+    assert rule_tables(parse_puzzle({**doc, "rules": [{"rule": "antiking"}]})).rint[31] == 1
 
 
 def test_the_window_tables_name_each_windows_cells_and_classes():
