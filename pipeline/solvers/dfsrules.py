@@ -71,7 +71,7 @@ from pipeline.solvers.dfsrules_lines import handled_aux_values, handled_problem,
 from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_rows, lunchbox_tables
 from pipeline.solvers.dfsrules_pointing import (MAX_POINTING_CELLS, house_intersections, packed_pointing, pointing_tables,
                                                 value_exclusions)
-from pipeline.solvers.dfsrules_sumline_rows import sumline_scratch, sumline_tables
+from pipeline.solvers.dfsrules_sumline_rows import sumline_priorities, sumline_scratch, sumline_tables
 from pipeline.solvers.dfsrules_rows import core_tables, equal_only, exclusion_groups, shared_tables, term_pairs, unit_masks
 from pipeline.solvers.dfsrules_windows_rows import WIN_AT, WINDOW_BY_RATIO, WINDOW_KINDS, window_tables
 from pipeline.solvers.dfs import (COUNT_LIMIT_MAX, FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, WHOLE, Search,
@@ -241,7 +241,7 @@ class RuleTables:
         """The kernel's ``work`` for a search with these tables (:func:`pipeline.solvers.dfsrules_kernel.search`):
         its scratch (:attr:`work_size` beyond a ring, its flags and the dirty units), then the stack
         rows' shares of the tree (row 0's: the whole, :data:`WHOLE`) and the conflict scores with
-        their count (zeros).
+        their count (zeros, but each cell's sum lines' lengths: :func:`sumline_priorities`).
 
         Parameters
         ----------
@@ -256,6 +256,7 @@ class RuleTables:
         n_cells = self.n * self.n
         work = np.zeros(2 * n_cells + units.units.shape[0] + self.work_size + 2 * (n_cells + 1), dtype=np.int64)
         _tree_shares(work, n_cells)[0] = WHOLE
+        work[work.size - n_cells - 1:work.size - 1] = sumline_priorities(self.rint, n_cells)   # zeros without sum lines
         return work
 
     @property

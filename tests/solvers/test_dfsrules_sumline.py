@@ -20,6 +20,7 @@ from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import residual
 from pipeline.solvers import SOLVERS, get_solver
 from pipeline.solvers.auto import pick_solver
+from pipeline.solvers.dfs import shape_tables
 from pipeline.solvers.dfsrules import model_problem, rule_tables
 from pipeline.solvers.dfsrules_sumline_rows import SUM_AT, sumline_problem
 from pipeline.tools.generate.puzzles import generate
@@ -136,3 +137,35 @@ def test_iss_sumline_puzzles_it_takes_solve_to_the_published_grid():
         if entry.get("solution"):
             assert "".join(str(int(v)) for v in np.asarray(result.grid).reshape(-1)) == entry["solution"], entry["name"]
     assert taken >= 5
+
+
+#: The bench's slowest sum-line puzzle (bench/dfsrules_set.jsonl, line 439 from 0): 44,309 nodes
+#: when its conflict scores started at zero, 13,897 from its lines' lengths.
+_SLOWEST = {"size": 9, "box": "3x3",
+            "givens": ".1.....8...47...................2..4......5.....1..................4..3....5..4..",
+            "rules": [{"rule": "sumline", "cells": ["r5c3", "r6c3", "r7c2", "r7c1", "r8c1"], "sum": 11},
+                      {"rule": "sumline", "cells": ["r8c2", "r9c1", "r9c2", "r8c3", "r7c4", "r8c5"], "sum": 17},
+                      {"rule": "sumline", "cells": ["r3c2", "r2c2", "r1c1", "r1c2"], "sum": 9},
+                      {"rule": "sumline", "cells": ["r4c8", "r3c7", "r2c7", "r3c8", "r2c8", "r1c7"], "sum": 12},
+                      {"rule": "sumline", "cells": ["r9c7", "r8c6", "r7c6", "r6c5"], "sum": 8},
+                      {"rule": "sumline", "cells": ["r9c5", "r9c4", "r9c3", "r8c4", "r7c5"], "sum": 16}]}
+
+
+def test_a_search_with_sum_lines_starts_its_conflict_scores_at_the_lines_lengths():
+    """Each cell's sum lines' lengths are its first conflict score (ISS starts its scores at its
+    handlers' sizes): the slowest sum-line puzzle of the bench is proved unique in under half its
+    former nodes, to the SAT engine's grid; a puzzle without sum lines starts at zero."""
+    puzzle = parse_puzzle(_SLOWEST)
+    scores = rule_tables(puzzle).scratch(shape_tables(puzzle))[-82:-1].reshape(9, 9)
+    assert scores[4, 2] == 5 and scores[7, 1] == 6 and scores[0, 0] == 4 and scores[4, 4] == 0
+    result = get_solver("dfsrules").solve(build_model(puzzle), check_unique=True)
+    assert result.unique and result.nodes < 22_000
+    assert "".join(str(int(v)) for v in np.asarray(result.grid).reshape(-1)) == _sat_grid(puzzle)
+    plain = parse_puzzle({"size": 9, "box": "3x3", "rules": [{"rule": "antiknight"}]})
+    assert not rule_tables(plain).scratch(shape_tables(plain))[-82:-1].any()
+
+
+def _sat_grid(puzzle) -> str:
+    result = get_solver("sat").solve(build_model(puzzle), check_unique=True)
+    assert result.unique
+    return "".join(str(int(v)) for v in np.asarray(result.grid).reshape(-1))
