@@ -614,10 +614,12 @@ def search(stack: np.ndarray, flags: np.ndarray, origins: np.ndarray, depth: int
         ``int64`` scratch of ``2 * cells + units + rows + 2 * terms + 2 + sandwiches + 4 * (n + 1) +
         intersections + 8 * terms`` entries, then each handler's dirty flags and one line's scratch
         in the order ``propagate`` lays them out (skyscraper, lunchbox, counting, sum line, automaton,
-        hidden skyscraper lines: :meth:`pipeline.solvers.dfsrules.RuleTables.work_size` counts them),
+        hidden skyscraper lines, windows: :meth:`pipeline.solvers.dfsrules.RuleTables.work_size` counts them),
         the pointing memo, then ``cells + 1`` for the stack rows' shares of the tree (row 0's the
         caller's: the whole tree, ``pipeline.solvers.dfs.WHOLE``, to start) and ``cells + 1`` for the
-        conflict scores and their count (kept from one call to the next: zeros to start a search).
+        conflict scores and their count (kept from one call to the next; to start a search, zeros
+        but each cell's sum lines' lengths, as ISS starts its scores at its handlers' sizes:
+        :func:`pipeline.solvers.dfsrules_sumline_rows.sumline_priorities`).
     probe_idle : int
         Probe the start state (``stack[0]`` with no branch cell) before its first branch, until
         this many tries in a row removed nothing (:func:`_probe`); 0: no probe.
