@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.solvers.dfs import ShapeTables
-from pipeline.solvers.dfsrules_rows import by_cell
+from pipeline.solvers.dfsrules_rows import by_cell, equal_only
 
 __all__ = ["MAX_POINTING_CELLS", "PEER", "SELF", "house_intersections", "packed_pointing", "pointing_tables",
            "value_exclusions"]
@@ -210,12 +210,8 @@ def value_exclusions(tables: np.ndarray, n: int) -> bool:
     """
     if not tables.size:
         return False
-    full = np.uint64((1 << n) - 1)
-    bits = np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
-    takes = full & ~tables
-    equal_only = np.all((takes & ~bits) == 0, axis=1)
-    some = np.any(takes != 0, axis=1) & np.any(takes == 0, axis=1)
-    return bool(np.any(equal_only & some))
+    takes = (np.uint64((1 << n) - 1) & ~tables) != 0   # (tables, n): digit d takes something
+    return bool(np.any(equal_only(tables, n) & takes.any(axis=1) & ~takes.all(axis=1)))
 
 
 _INTERSECTIONS: dict[int, tuple[ShapeTables, tuple]] = {}

@@ -14,18 +14,15 @@ import json
 import numpy as np
 import pytest
 
-from oracles import ISS_COLLECTION
-from pipeline import read_puzzle
 from pipeline.core.build import build_model
-from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import residual, verify_grid
 from pipeline.solvers import SOLVERS, get_solver
 from pipeline.solvers.auto import pick_solver
-from pipeline.solvers.dfsrules import model_problem, rule_tables
+from pipeline.solvers.dfsrules import rule_tables
 from pipeline.solvers.dfsrules_hidden_rows import HID_AT
 from pipeline.tools.generate.puzzles import generate
-from dfsrules_agree import agree_with_sat as _agree
+from dfsrules_agree import agree_with_sat as _agree, iss_entry_params, solves_iss_entry
 
 pytest.importorskip("pysat")
 if SOLVERS["dfsrules"].available() is not None:
@@ -116,34 +113,6 @@ def test_one_line_holds_its_meaning():
         {**doc, "givens": ["r1c1=2"]})), 2).count == 0   # the clue's digit first is never hidden
 
 
-def _iss_entries() -> list[dict]:
-    if not ISS_COLLECTION.is_file():
-        return []
-    entries = [json.loads(line) for line in ISS_COLLECTION.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [e for e in entries if ".HiddenSkyscraper~" in e["input"] and e.get("solution")]
-
-
-ISS_ENTRIES = _iss_entries()
-
-
-@pytest.mark.parametrize("entry", [pytest.param(e, id=e["name"][:40]) for e in ISS_ENTRIES] or [
-    pytest.param(None, id="absent", marks=pytest.mark.skip(reason=f"{ISS_COLLECTION} is absent (../shared is not "
-                                                                  "beside the project)"))])
+@pytest.mark.parametrize("entry", iss_entry_params(".HiddenSkyscraper~"))
 def test_iss_hidden_skyscraper_entries_it_takes_solve_to_their_solution(entry):
-    try:
-        puzzle = read_puzzle(entry["input"])
-    except PipelineError as e:
-        pytest.skip(f"not read here: {e}")
-    model = build_model(puzzle)
-    problem = model_problem(model)
-    if problem:
-        pytest.skip(problem)
-    found = get_solver("dfsrules").count(model, 2, time_limit=20)
-    if found.status == "time_limit":   # a loaded machine (or the kernel's first compile in this worker)
-        pytest.skip(f"dfsrules did not finish counting {entry['name']!r} within 20 s here")
-    assert found.status == "complete" and found.count == 1, entry["name"]
-    shown = np.asarray(puzzle.board.value_of)[found.grids[0].ravel() - 1]
-    solution = entry["solution"]
-    want = [int(ch) for ch in solution if ch.isdigit()] if isinstance(solution, str) else np.ravel(solution).tolist()
-    assert shown.tolist() == want, entry["name"]
-    assert verify_grid(found.grids[0], puzzle).ok
+    solves_iss_entry(entry)

@@ -7,24 +7,21 @@ its answer's vector meets the model's rows, auxiliary columns included; and ISS'
 skyscraper puzzles it takes solve to their published solutions."""
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracles import ISS_COLLECTION
-from pipeline import read_puzzle
 from pipeline.core.build import build_model
-from pipeline.core.errors import PipelineError, PuzzleError
+from pipeline.core.errors import PuzzleError
 from pipeline.core.puzzle import parse_puzzle
 from pipeline.core.verify import residual, verify_grid
 from pipeline.solvers import SOLVERS, get_solver
 from pipeline.solvers import dfsrules
 from pipeline.solvers.auto import pick_solver
 from pipeline.solvers.dfsrules_lines import skyscraper_problem
-from dfsrules_agree import agree_with_sat
+from dfsrules_agree import agree_with_sat, iss_entry_params, solves_iss_entry
 
 pytest.importorskip("pysat")
 if SOLVERS["dfsrules"].available() is not None:
@@ -174,36 +171,6 @@ def test_other_skyscraper_puzzles_are_refused_in_one_line():
     assert skyscraper_problem(fine) is None
 
 
-def _iss_skyscrapers() -> list[dict]:
-    if not ISS_COLLECTION.is_file():
-        return []
-    entries = [json.loads(line) for line in ISS_COLLECTION.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [e for e in entries if ".Skyscraper~" in e["input"] and e.get("solution")]
-
-
-ISS_SKYSCRAPERS = _iss_skyscrapers()
-
-
-@pytest.mark.parametrize("entry", [pytest.param(e, id=e["name"][:40]) for e in ISS_SKYSCRAPERS] or [
-    pytest.param(None, id="absent", marks=pytest.mark.skip(reason=f"{ISS_COLLECTION} is absent (../shared is not "
-                                                                  "beside the project)"))])
+@pytest.mark.parametrize("entry", iss_entry_params(".Skyscraper~"))
 def test_iss_skyscraper_entries_it_takes_solve_to_their_solution(entry):
-    try:
-        puzzle = read_puzzle(entry["input"])
-    except PipelineError as e:
-        pytest.skip(f"not read here: {e}")
-    model = build_model(puzzle)
-    problem = dfsrules.model_problem(model)
-    if problem:
-        pytest.skip(problem)
-    found = get_solver("dfsrules").count(model, 2, time_limit=20)
-    if found.status == "time_limit":   # a loaded machine (or the kernel's first compile in this worker)
-        pytest.skip(f"dfsrules did not finish counting {entry['name']!r} within 20 s here")
-    assert found.status == "complete" and found.count == 1, entry["name"]
-    grid = found.grids[0]
-    want = np.asarray(entry["solution"]).ravel() if not isinstance(entry["solution"], str) else None
-    shown = np.asarray(puzzle.board.value_of)[grid.ravel() - 1]
-    if want is None:
-        want = np.array([int(ch) for ch in entry["solution"] if ch.isdigit()])
-    assert shown.tolist() == want.tolist(), entry["name"]
-    assert verify_grid(grid, puzzle).ok
+    solves_iss_entry(entry)

@@ -13,19 +13,14 @@ import json
 import numpy as np
 import pytest
 
-from oracles import ISS_COLLECTION
-from pipeline import read_puzzle
-from pipeline.core.build import build_model
-from pipeline.core.errors import PipelineError
 from pipeline.core.puzzle import parse_puzzle
-from pipeline.core.verify import verify_grid
-from pipeline.solvers import SOLVERS, dfsrules_native, get_solver
+from pipeline.solvers import SOLVERS, dfsrules_native
 from pipeline.solvers.dfs import shape_tables
-from pipeline.solvers.dfsrules import model_problem, rule_tables
+from pipeline.solvers.dfsrules import rule_tables
 from pipeline.solvers.dfsrules_pointing import value_exclusions
 from pipeline.solvers.dfsrules_rows import DECIDED_ONLY
 from pipeline.tools.generate.puzzles import generate
-from dfsrules_agree import agree_with_sat
+from dfsrules_agree import agree_with_sat, iss_entry_params, solves_iss_entry
 
 #: ``rint``'s header slot of the house intersections' count (0: no locked candidates).
 N_INTER = 25
@@ -121,32 +116,7 @@ def test_generated_anti_taxicab_puzzles_count_as_the_sat_engine(size, count, see
     assert 1 in seen and len(seen) >= 2   # unique, and several or none
 
 
-def _iss_entries() -> list[dict]:
-    if not ISS_COLLECTION.is_file():
-        return []
-    entries = [json.loads(line) for line in ISS_COLLECTION.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [e for e in entries if ".AntiTaxicab" in e["input"] and e.get("solution")]
-
-
 @needs_kernel
-@pytest.mark.parametrize("entry", [pytest.param(e, id=e["name"][:40]) for e in _iss_entries()] or [
-    pytest.param(None, id="absent", marks=pytest.mark.skip(reason=f"{ISS_COLLECTION} is absent (../shared is not "
-                                                                  "beside the project)"))])
+@pytest.mark.parametrize("entry", iss_entry_params(".AntiTaxicab"))
 def test_iss_anti_taxicab_entries_solve_to_their_solution(entry):
-    try:
-        puzzle = read_puzzle(entry["input"])
-    except PipelineError as e:
-        pytest.skip(f"not read here: {e}")
-    model = build_model(puzzle)
-    problem = model_problem(model)
-    if problem:
-        pytest.skip(problem)
-    found = get_solver("dfsrules").count(model, 2, time_limit=20)
-    if found.status == "time_limit":   # a loaded machine (or the kernel's first compile in this worker)
-        pytest.skip(f"dfsrules did not finish counting {entry['name']!r} within 20 s here")
-    assert found.status == "complete" and found.count == 1, entry["name"]
-    shown = np.asarray(puzzle.board.value_of)[found.grids[0].ravel() - 1]
-    solution = entry["solution"]
-    want = [int(ch) for ch in solution if ch.isdigit()] if isinstance(solution, str) else np.ravel(solution).tolist()
-    assert shown.tolist() == want, entry["name"]
-    assert verify_grid(found.grids[0], puzzle).ok
+    solves_iss_entry(entry)
