@@ -548,9 +548,3 @@ def shared_tables(arc_ptr: np.ndarray, arc_table: np.ndarray, decided_only: np.n
         every = np.bincount(owner, weights=decided_only, minlength=n_cells) == count
         out[has & ~same & every] = DECIDED_ONLY
     return out
-    first = np.repeat(arc_table[arc_ptr[:-1][has]], count[has])   # each arc's cell's first table
-    owner = np.repeat(np.arange(n_cells), count)
-    same = np.bincount(owner, weights=arc_table == first, minlength=n_cells) == count
-    keep = has & same
-    out[keep] = arc_table[arc_ptr[:-1][keep]]
-    return out
