@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.solvers.dfs import ShapeTables
-from pipeline.solvers.dfsrules_rows import by_cell, equal_only
+from pipeline.solvers.dfsrules_rows import by_cell, equal_only, per_shape
 
 __all__ = ["MAX_POINTING_CELLS", "PEER", "SELF", "house_intersections", "packed_pointing", "pointing_tables",
            "value_exclusions"]
@@ -236,9 +236,10 @@ def house_intersections(units: ShapeTables) -> tuple:
         ``-1`` padded to ``n`` a row, flattened), and each house's intersections (``unit_ptr[u]``
         .. ``unit_ptr[u + 1]`` in ``unit_list``).
     """
-    cached = _INTERSECTIONS.get(id(units))
-    if cached is not None and cached[0] is units:
-        return cached[1]
+    return per_shape(_INTERSECTIONS, units, _intersections)
+
+
+def _intersections(units: ShapeTables) -> tuple:
     n_units, size = units.units.shape
     n_cells = int(units.peers.shape[0])
     member = np.zeros((n_units, n_cells), dtype=np.float32)   # float: the product is BLAS's (exact here)
@@ -257,8 +258,4 @@ def house_intersections(units: ShapeTables) -> tuple:
     both = np.concatenate([ua, ub])
     which = np.concatenate([np.arange(ua.size), np.arange(ua.size)])
     unit_ptr, order = by_cell(both, n_units)
-    result = (int(ua.size), rest_a.ravel(), rest_b.ravel(), unit_ptr, which[order])
-    if len(_INTERSECTIONS) >= 64:
-        _INTERSECTIONS.clear()
-    _INTERSECTIONS[id(units)] = (units, result)
-    return result
+    return int(ua.size), rest_a.ravel(), rest_b.ravel(), unit_ptr, which[order]

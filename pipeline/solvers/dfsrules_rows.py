@@ -13,14 +13,16 @@ a test holds the two to the same output on random rows.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from pipeline.core.rules.rowblocks import distinct_small_ints, pairs_within, run_starts
 from pipeline.solvers.dfs import ShapeTables
 
-__all__ = ["DECIDED_ONLY", "LAYOUT", "MAX_AMO_TERMS", "MAX_MARKED_KEYS", "CoreTables", "by_cell", "line_cells", "core_tables", "core_tables_numpy",
+__all__ = ["DECIDED_ONLY", "LAYOUT", "MAX_AMO_TERMS", "MAX_MARKED_KEYS", "CoreTables", "by_cell", "line_cells", "per_shape", "core_tables", "core_tables_numpy",
            "equal_only", "exclusion_groups", "masks_of", "shared_tables", "starts_of", "term_pairs", "unit_masks"]
 
 #: An at-most-one row of up to this many terms becomes pair exclusions (k (k - 1) / 2 pairs).
@@ -439,8 +441,36 @@ def exclusion_groups(units: ShapeTables, lin_ptr: np.ndarray, term_cell: np.ndar
 _VECTOR_HASH = (np.arange(1, 2 * 64 + 2, 2, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15))
 
 
-#: :func:`unit_masks` by shape: ``id(tables) -> (tables, masks)`` (the identity checked, as
-#: :func:`pipeline.solvers.dfsrules_pointing.house_intersections` keeps its own).
+def per_shape(cache: dict, units: ShapeTables, make: Callable[[ShapeTables], Any]) -> Any:
+    """``make(units)`` once per shape: ``cache`` maps ``id(units)`` to ``(units, value)``, the
+    identity checked (an id may be reused once a shape's tables are gone), at most 64 shapes
+    kept (:func:`unit_masks`, :func:`pipeline.solvers.dfsrules_pointing.house_intersections`).
+
+    Parameters
+    ----------
+    cache : dict
+        The caller's cache.
+    units : ShapeTables
+        The shape's tables.
+    make : callable
+        Builds the value from ``units``.
+
+    Returns
+    -------
+    object
+        The value.
+    """
+    cached = cache.get(id(units))
+    if cached is not None and cached[0] is units:
+        return cached[1]
+    value = make(units)
+    if len(cache) >= 64:
+        cache.clear()
+    cache[id(units)] = (units, value)
+    return value
+
+
+#: :func:`unit_masks` by shape (:func:`per_shape`).
 _UNIT_MASKS: dict[int, tuple[ShapeTables, np.ndarray]] = {}
 
 
@@ -458,14 +488,12 @@ def unit_masks(units: ShapeTables) -> np.ndarray:
     -------
     numpy.ndarray
     """
-    cached = _UNIT_MASKS.get(id(units))
-    if cached is not None and cached[0] is units:
-        return cached[1]
+    return per_shape(_UNIT_MASKS, units, _read_only_unit_masks)
+
+
+def _read_only_unit_masks(units: ShapeTables) -> np.ndarray:
     masks = _unit_masks(units)
     masks.flags.writeable = False
-    if len(_UNIT_MASKS) >= 64:
-        _UNIT_MASKS.clear()
-    _UNIT_MASKS[id(units)] = (units, masks)
     return masks
 
 

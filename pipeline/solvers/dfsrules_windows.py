@@ -52,15 +52,18 @@ def _window(r, state, rint, work, inq_at, head_tail, peers, n_peers, cell_units,
     masks_at = rint[WIN_AT + 2] + 3 * r
     m0, m1, m2 = np.uint64(rint[masks_at]), np.uint64(rint[masks_at + 1]), np.uint64(rint[masks_at + 2])
     changed = 0
+    squished = 0   # the four cells' classes, three bits each (kept as the cells narrow)
+    for i in range(4):
+        squished |= _squish(state[rint[cells_at + i]], m0, m1, m2) << (3 * i)
     # the classes: each cell keeps a class when the other three hold the other two in distinct cells
     for i in range(4):
         c = rint[cells_at + i]
         v = state[c]
-        mine = _squish(v, m0, m1, m2)
+        mine = (squished >> (3 * i)) & 7
         once, twice = 0, 0
         for j in range(4):
             if j != i:
-                s = _squish(state[rint[cells_at + j]], m0, m1, m2)
+                s = (squished >> (3 * j)) & 7
                 twice |= once & s
                 once |= s
         keep = 0
@@ -73,7 +76,7 @@ def _window(r, state, rint, work, inq_at, head_tail, peers, n_peers, cell_units,
             if others & twice == 0:   # each once among the others: not both in one cell
                 both = False
                 for j in range(4):
-                    if j != i and _squish(state[rint[cells_at + j]], m0, m1, m2) & others == others:
+                    if j != i and (squished >> (3 * j)) & others == others:
                         both = True
                 if both:
                     continue
@@ -83,6 +86,7 @@ def _window(r, state, rint, work, inq_at, head_tail, peers, n_peers, cell_units,
         if keep != mine:
             w = v & ((m0 if keep & 1 else zero) | (m1 if keep & 2 else zero) | (m2 if keep & 4 else zero))
             state[c] = w
+            squished = (squished & ~(7 << (3 * i))) | (keep << (3 * i))
             _push(c, work, inq_at, head_tail)
             changed += 1
     # required values: a class's one digit left in the window, not decided there
