@@ -91,6 +91,11 @@ _HEADER = WIN_AT + 5
 #: past 20 s (7.7, 10.6 and 0.23 s) and no family of the bench's 240 does worse (non-consecutive
 #: 133,122 -> 122,618 nodes, zipper 25,562 -> 19,850).
 BY_RATIO = True
+#: Rule kinds whose puzzles branch by conflicts per candidate from two candidates up (as the window
+#: rules', :data:`WINDOW_BY_RATIO`, and ISS's candidate selector): zipper lines, where the fewest
+#: candidates first searched 2-12x ISS's trees. The bench's ten zipper puzzles 7,020 -> 3,428 nodes,
+#: with two held-out sets' twenty 36,116 -> 10,206 (ISS 6,282; held-out 6200's slowest 14,223 -> 1,429).
+RATIO_FROM_TWO_KINDS = frozenset({"zipper"})
 #: Rule kinds the kernel propagates with a handler of their own instead of their rows.
 HANDLED_KINDS = frozenset({"sandwich", "skyscraper", "lunchbox", "sumline", "hiddenskyscraper", *AUTOMATON_KINDS}) | COUNTING_KINDS
 #: An empty part of ``rint`` (the intersections of a puzzle without digit sets), shared read-only.
@@ -555,12 +560,13 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     hid_parts, n_hid, hid_scratch = hidden_tables(puzzle)   # hidden skyscraper lines (their handler)
     parts += hid_parts
     parts += win_parts
+    from_two = any(rule.kind in RATIO_FROM_TWO_KINDS for rule in puzzle.rules)
     # one array: the header, then each part where the header says (offsets as Python ints: the
     # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
     offsets = list(itertools.accumulate((p.size for p in parts), initial=_HEADER))
     rint = np.empty(offsets[-1], dtype=np.int64)
     rint[:_HEADER] = (n_cells, n, n_lin, n_terms, core.arc_other.size, *offsets[:16], sand_sum.size, offsets[16],
-                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], WINDOW_BY_RATIO if n_win else BY_RATIO, 0, 0, 0, *offsets[22:29], sky_clue.size,
+                      n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], WINDOW_BY_RATIO if n_win or from_two else BY_RATIO, 0, 0, 0, *offsets[22:29], sky_clue.size,
                       *offsets[29:32], lunch_sum.size, *offsets[32:34], n_cnt, *offsets[34:41], n_sum,
                       *offsets[41:47], *offsets[47:50], n_nfa, *offsets[50:53], nfa_scratch,
                       n_hid, *offsets[53:58], hid_scratch, n_win, *offsets[58:62])
