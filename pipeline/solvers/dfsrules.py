@@ -176,7 +176,11 @@ class RuleTables:
         searches that last (:func:`search_model`): 0.1-0.35 ms a 9x9, half a simple puzzle's whole
         solve, so built once per rule set and kept here. ``rint`` itself where the rule does not
         apply (no pair relation that takes more than the equal digit, or a grid above
-        :data:`pipeline.solvers.dfsrules_pointing.MAX_POINTING_CELLS` cells).
+        :data:`pipeline.solvers.dfsrules_pointing.MAX_POINTING_CELLS` cells). Where every pair
+        table is the same one relation (non-consecutive, entropic, modular, lockout, whisper) and the
+        kernel's full locked candidates are off, the tables hold locked candidates of a digit's two
+        places too (``houses``; on 'Bicycle race', a thermometer puzzle, they took the tree 133,693
+        -> 1,518,883 nodes, so not for every puzzle).
 
         Parameters
         ----------
@@ -199,7 +203,8 @@ class RuleTables:
             plain = np.all(tables == apart, axis=1)   # the table allows every digit but the equal one
             arc_table = self.rint[int(self.rint[7]):int(self.rint[7]) + n_arcs]   # the tables' own numbers
             ptr, entries = pointing_tables(units, rint[arc_ptr_at:arc_ptr_at + n_cells + 1],
-                                           rint[arc_other_at:arc_other_at + n_arcs], plain[arc_table])
+                                           rint[arc_other_at:arc_other_at + n_arcs], plain[arc_table],
+                                           houses=bool(self.rint[25] == 0 and np.all(tables == tables[:1])))
             self._pointing["tables"] = packed_pointing(ptr, entries.reshape(-1, 3), arc_table, tables, n)
         ptr, packed = self._pointing["tables"]
         if not packed.size:

@@ -17,6 +17,14 @@ plain inequality (anti-knight, anti-king, a cage's distinct digits) and shared h
 would only lose ``d``, locked candidates by another name, which cost more a node than they save
 (the bench's anti-knight puzzles: 7,044 -> 4,624 nodes but 22.7 -> 26.0 ms with the tables added
 after 300 nodes; ISS's 14 MATHEMAGIC killers 0.35-1.70x the nodes, 104.7 -> 103.3 s in all).
+The exception (``houses``, where every pair table is one relation: non-consecutive, entropic,
+modular, lockout, whisper): cells related to both places by shared houses alone, a digit's two
+places in one row of a box taking it from the row's other cells, and so on (locked candidates
+of two places). The kernel finds the pair anyway, so they cost only their entries, where the
+kernel's own locked candidates (every intersection of every house that changed) cost 20% more a
+node: the bench's ten non-consecutive puzzles 122,618 -> 115,622 nodes, 212 -> 202 ms, the
+slowest (index 63) 61.5 -> 54.5 ms; forty held-out ones 780,730 -> 709,510 nodes, 1,360 -> 1,248 ms;
+the bench's 530 300,766 -> 292,968 nodes.
 
 :func:`pointing_tables` lists, for every pair of positions ``i < j`` of every house, the cells so
 related to both and how; :func:`packed_pointing` lists them again per pair and digit with what
@@ -51,11 +59,13 @@ MAX_POINTING_CELLS = 256
 
 
 def pointing_tables(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarray,
-                    plain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                    plain: np.ndarray, houses: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Every house position pair's cells related to both positions, at least one of them by an arc
     that takes more than the equal digit; a cell of the house itself (without the digit: it has
     only the two places there) only where both are such arcs (the other entries would take the
-    digit alone: non-consecutive 4,284 -> 1,404 entries a 9x9, the same nodes, 4% less time).
+    digit alone: non-consecutive 4,284 -> 1,404 entries a 9x9, the same nodes, 4% less time). With
+    ``houses``, also the cells outside the house related to both places by shared houses alone
+    (a house holding both places: locked candidates of two places, each ``(cell, PEER, PEER)``).
 
     Built from the arcs: each arc ``x -> c`` and each other position ``y`` of each house of ``x``
     give the entry of ``c`` for the pair ``(x, y)`` when ``y`` is related to ``c`` too (a house, an
@@ -72,6 +82,9 @@ def pointing_tables(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarr
     plain : numpy.ndarray
         Booleans, one per arc: the arc only keeps its two cells' digits apart (its table allows
         every digit but the equal one).
+    houses : bool
+        List the cells related to both places by shared houses alone too (for puzzles without the
+        kernel's full locked candidates, which find them).
 
     Returns
     -------
@@ -116,11 +129,29 @@ def pointing_tables(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarr
     first = x_at < y_at
     key = (house * size + np.where(first, x_at, y_at)) * size + np.where(first, y_at, x_at)
     entries = np.stack([c, np.where(first, arc, by_y), np.where(first, by_y, arc)], axis=1)
+    if houses:   # cells sharing a house with both places, no arc: locked candidates of two places
+        h_key, h_cell = _house_pairs(units, relation)
+        key = np.concatenate([key, h_key])
+        entries = np.concatenate([entries, np.stack([h_cell, np.full_like(h_cell, PEER), np.full_like(h_cell, PEER)],
+                                                    axis=1)])
     # keys of 16 bits sort by radix (numpy's stable sort of small integers): a third of the time
     order = np.argsort(key.astype(np.uint16) if n_units * size * size <= 1 << 16 else key, kind="stable")
     ptr = np.zeros(n_units * size * size + 1, dtype=np.int64)
     np.cumsum(np.bincount(key, minlength=n_units * size * size), out=ptr[1:])
     return ptr, entries[order].ravel()
+
+
+def _house_pairs(units: ShapeTables, relation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each house position pair's cells outside the house related to both places by shared houses
+    alone (``relation`` :data:`PEER` to both): ``(key, cell)`` as :func:`pointing_tables` keys them."""
+    n_units, size = units.units.shape
+    peer = relation[units.units] == PEER                                  # (units, size, cells)
+    outside = np.ones((n_units, relation.shape[0]), dtype=bool)
+    outside[np.arange(n_units)[:, None], units.units] = False
+    i, j = np.triu_indices(size, k=1)
+    both = peer[:, i] & peer[:, j] & outside[:, None]                     # (units, pairs, cells)
+    u, pair, cell = np.nonzero(both)
+    return (u * size + i[pair]) * size + j[pair], cell
 
 
 def packed_pointing(ptr: np.ndarray, entries: np.ndarray, arc_table: np.ndarray, tables: np.ndarray,

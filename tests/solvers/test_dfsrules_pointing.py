@@ -47,7 +47,10 @@ def _plain_arcs(puzzle, rules):
                                          {"rule": "xv", "letter": "v", "cells": ["r3c3", "r3c4"]}]},
     {"size": 9, "box": "3x3", "rules": [{"rule": "antiking"}, {"rule": "diagonal"}, {"rule": "nonconsecutive"}]},
 ], ids=["nonconsecutive", "antiknight-kropki-xv", "antiking-diagonal-nonconsecutive"])
-def test_the_tables_list_every_cell_related_to_both_places_and_how(doc):
+@pytest.mark.parametrize("houses", [False, True], ids=["arcs", "houses"])
+def test_the_tables_list_every_cell_related_to_both_places_and_how(doc, houses):
+    """With ``houses``, a cell outside the house related to both places by shared houses alone is
+    listed too (locked candidates of two places)."""
     puzzle = parse_puzzle(doc)
     shape = shape_tables(puzzle)
     rules = rule_tables(puzzle, shape)
@@ -57,7 +60,7 @@ def test_the_tables_list_every_cell_related_to_both_places_and_how(doc):
     arc_other = rint[rint[6]:rint[6] + rint[4]]
     plain = _plain_arcs(puzzle, rules)
     assert 0 < plain.sum() < plain.size or "antiknight" not in str(doc)
-    ptr, entries = pointing_tables(shape, arc_ptr, arc_other, plain)
+    ptr, entries = pointing_tables(shape, arc_ptr, arc_other, plain, houses=houses)
     entries = entries.reshape(-1, 3)
     assert entries.shape[0] > 0
     n_units, size = shape.units.shape
@@ -73,6 +76,9 @@ def test_the_tables_list_every_cell_related_to_both_places_and_how(doc):
                     by_q = SELF if c == q else _relation(shape, arc_ptr, arc_other, q, c)
                     if by_p is None or by_q is None:
                         continue   # unrelated to one place
+                    if houses and by_p == by_q == PEER and c not in shape.units[u]:
+                        want.add((c, PEER, PEER))   # houses alone: locked candidates of two places
+                        continue
                     if not any(how >= 0 and not plain[how] for how in (by_p, by_q)):
                         continue   # houses and plain inequalities alone: locked candidates
                     if c in shape.units[u] and c not in (p, q) and not all(
@@ -164,7 +170,9 @@ needs_kernel = pytest.mark.skipif(SOLVERS["dfsrules"].available() is not None,
 def test_a_digit_with_two_neighbouring_places_takes_its_neighbours_from_both():
     """Non-consecutive 9x9, every cell open, the 5 of row 1 only at r1c1 and r1c2: both places lose
     4 and 6 (the other place would be 5 beside them), and r2c1 and r2c2 lose 5 (a neighbour of one
-    place, in a box with the other). Nothing else changes; without the tables nothing does."""
+    place, in a box with the other), and so do the box's other cells off row 1 (r2c3, r3c1-r3c3:
+    locked candidates, in a box with both places). Nothing else changes; without the tables nothing
+    does."""
     puzzle = parse_puzzle({"size": 9, "box": "3x3", "rules": [{"rule": "nonconsecutive"}]})
     rules, pointing = _pointing_rint(puzzle)
     full = np.uint64(0x1FF)
@@ -173,7 +181,7 @@ def test_a_digit_with_two_neighbouring_places_takes_its_neighbours_from_both():
     start[2:9] &= ~five
     want = start.copy()
     want[[0, 1]] &= ~four_six
-    want[[9, 10]] &= ~five
+    want[[9, 10, 11, 18, 19, 20]] &= ~five
     for rint, expected in ((pointing, want), (rules.rint, start)):
         tallies, stack, origins, _ = _search(puzzle, rules, rint, rules.compat, start, budget=1)
         assert tallies[1] == 1
