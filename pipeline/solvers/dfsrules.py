@@ -69,7 +69,7 @@ from pipeline.solvers.dfsrules_hidden_rows import HID_AT, hidden_tables
 from pipeline.solvers.dfsrules_innies import implied_rule_rows, implied_sum_rows
 from pipeline.solvers.dfsrules_lines import handled_aux_values, handled_problem, line_tables
 from pipeline.solvers.dfsrules_lunchbox_rows import lunchbox_rows, lunchbox_tables
-from pipeline.solvers.dfsrules_pointing import (MAX_POINTING_CELLS, house_intersections, packed_pointing, pointing_tables,
+from pipeline.solvers.dfsrules_pointing import (MAX_POINTING_CELLS, house_intersections, pointing,
                                                 value_exclusions)
 from pipeline.solvers.dfsrules_sumline_rows import sumline_priorities, sumline_scratch, sumline_tables
 from pipeline.solvers.dfsrules_rows import core_tables, equal_only, exclusion_groups, shared_tables, term_pairs, unit_masks
@@ -202,10 +202,10 @@ class RuleTables:
             apart = (~np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))) & np.uint64((1 << n) - 1)
             plain = np.all(tables == apart, axis=1)   # the table allows every digit but the equal one
             arc_table = self.rint[int(self.rint[7]):int(self.rint[7]) + n_arcs]   # the tables' own numbers
-            ptr, entries = pointing_tables(units, rint[arc_ptr_at:arc_ptr_at + n_cells + 1],
-                                           rint[arc_other_at:arc_other_at + n_arcs], plain[arc_table],
-                                           houses=bool(self.rint[25] == 0 and np.all(tables == tables[:1])))
-            self._pointing["tables"] = packed_pointing(ptr, entries.reshape(-1, 3), arc_table, tables, n)
+            self._pointing["tables"] = pointing(units, rint[arc_ptr_at:arc_ptr_at + n_cells + 1],
+                                                rint[arc_other_at:arc_other_at + n_arcs], plain[arc_table],
+                                                arc_table, tables, n,
+                                                houses=bool(self.rint[25] == 0 and np.all(tables == tables[:1])))
         ptr, packed = self._pointing["tables"]
         if not packed.size:
             return rint

@@ -30,7 +30,8 @@ the bench's 530 300,766 -> 292,968 nodes.
 related to both and how; :func:`packed_pointing` lists them again per pair and digit with what
 both places take, so the kernel reads the pair of the two places it finds and the digit, a
 handful of entries, one load each. On the bench's non-consecutive puzzles this cut the search
-tree by about half. The anti-taxicab arcs (a digit ``v`` never at distance ``v`` from itself) take
+tree by about half. The solver builds both at once with :func:`pointing` (the entries nothing is
+taken through left out, kept across a batch's records of one rule set). The anti-taxicab arcs (a digit ``v`` never at distance ``v`` from itself) take
 more than the equal digit by this measure (some digits take nothing), so they join: ISS's
 PerfectAllDifferentValueExclusion (a digit of two places leaves every cell both exclude) is this
 rule with the shared houses too, for which :func:`value_exclusions` turns the kernel's locked
@@ -46,7 +47,7 @@ import numpy as np
 from pipeline.solvers.dfs import ShapeTables
 from pipeline.solvers.dfsrules_rows import by_cell, equal_only, per_shape
 
-__all__ = ["MAX_POINTING_CELLS", "PEER", "SELF", "house_intersections", "packed_pointing", "pointing_tables",
+__all__ = ["MAX_POINTING_CELLS", "PEER", "SELF", "house_intersections", "packed_pointing", "pointing", "pointing_tables",
            "value_exclusions"]
 
 #: How ``p = d`` bears on a cell in an entry: ``SELF`` (the cell is ``p``: every digit but ``d``
@@ -65,7 +66,8 @@ def pointing_tables(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarr
     only the two places there) only where both are such arcs (the other entries would take the
     digit alone: non-consecutive 4,284 -> 1,404 entries a 9x9, the same nodes, 4% less time). With
     ``houses``, also the cells outside the house related to both places by shared houses alone
-    (a house holding both places: locked candidates of two places, each ``(cell, PEER, PEER)``).
+    (a house holding both places: locked candidates of two places, each ``(cell, PEER, PEER)``,
+    after the pair's other entries).
 
     Built from the arcs: each arc ``x -> c`` and each other position ``y`` of each house of ``x``
     give the entry of ``c`` for the pair ``(x, y)`` when ``y`` is related to ``c`` too (a house, an
@@ -95,63 +97,61 @@ def pointing_tables(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarr
         each bear on it (an arc's number, :data:`PEER` or :data:`SELF`). Both empty (no arcs, or
         a grid above :data:`MAX_POINTING_CELLS` cells, or plain arcs only): the kernel skips the rule.
     """
+    n_units, size = units.units.shape
+    found = _entries(units, arc_ptr, arc_other, plain, houses=houses)
+    if found is None:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    key, c, by_p, by_q, came_from = found
+    order = np.argsort(key * (arc_other.size + 1) + came_from, kind="stable")
+    ptr = np.zeros(n_units * size * size + 1, dtype=np.int64)
+    np.cumsum(np.bincount(key, minlength=n_units * size * size), out=ptr[1:])
+    return ptr, np.stack([c, by_p, by_q], axis=1)[order].ravel()
+
+
+def _entries(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarray, plain: np.ndarray,
+             digits: np.ndarray | None = None, houses: bool = False) -> tuple[np.ndarray, ...] | None:
+    """:func:`pointing_tables`' entries unsorted: ``(key, cell, by_p, by_q, came_from)`` (the arc
+    each comes from: the first place's when both places have arcs to the cell), or None where the
+    rule does not apply. ``digits`` (optional, ``int64``, one per relation ``r`` at ``r + 3``: the
+    digits ``d`` for which ``p = d`` takes something through it) keeps only the entries both of
+    whose places take something for one digit at least (:func:`packed_pointing` drops the others:
+    the bench's anti-taxicab 9x9s 52,348 -> 21,412 entries). ``houses``: the cells outside the
+    house related to both places by shared houses alone too, after the pair's other entries
+    (``came_from`` one past the last arc)."""
     n_cells = units.peers.shape[0]
     n_units, size = units.units.shape
     if arc_other.size == 0 or n_cells > MAX_POINTING_CELLS or size < 2 or np.all(plain):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return None
     relation = np.full((n_cells, n_cells), _NONE, dtype=np.int64)
     real = np.arange(units.peers.shape[1]) < units.n_peers[:, None]
     relation[np.repeat(np.arange(n_cells), units.n_peers), units.peers[real]] = PEER
     source = np.repeat(np.arange(n_cells), np.diff(arc_ptr))
     relation[source, arc_other] = np.arange(arc_other.size)
     relation[np.arange(n_cells), np.arange(n_cells)] = SELF
-    position = np.zeros((n_units, n_cells), dtype=np.int64)
-    position[np.arange(n_units)[:, None], units.units] = np.arange(size)
-    # every arc x -> c, every house u of x, every position of u: (arc, house, other position)
-    width = units.cell_units.shape[1]
-    has = np.arange(width) < units.n_cell_units[source][:, None]          # (arcs, width)
-    arc, slot = np.nonzero(has)
-    house = units.cell_units[source[arc], slot]
-    arc = np.repeat(arc, size)
-    house = np.repeat(house, size)
-    other_at = np.tile(np.arange(size), house.size // size)
-    x, c = source[arc], arc_other[arc]
-    y = units.units[house, other_at]
-    x_at = position[house, x]
-    by_y = relation[y, c]
-    taking = ~plain[arc] | ((by_y >= 0) & ~plain[np.maximum(by_y, 0)])   # an arc that takes more than d
-    # a cell of the house itself (neither place) is without d: it loses something only through two
-    # arcs that take more than d
-    inside = (position[house, c] > 0) | (units.units[house, 0] == c)
-    taking &= ~inside | (by_y == SELF) | (~plain[arc] & (by_y >= 0) & ~plain[np.maximum(by_y, 0)])
-    keep = np.flatnonzero((y != x) & (by_y != _NONE) & ((by_y < 0) | (x_at < other_at)) & taking)
-    arc, house, x_at, y_at, c, by_y = arc[keep], house[keep], x_at[keep], other_at[keep], c[keep], by_y[keep]
-    first = x_at < y_at
-    key = (house * size + np.where(first, x_at, y_at)) * size + np.where(first, y_at, x_at)
-    entries = np.stack([c, np.where(first, arc, by_y), np.where(first, by_y, arc)], axis=1)
-    if houses:   # cells sharing a house with both places, no arc: locked candidates of two places
-        h_key, h_cell = _house_pairs(units, relation)
-        key = np.concatenate([key, h_key])
-        entries = np.concatenate([entries, np.stack([h_cell, np.full_like(h_cell, PEER), np.full_like(h_cell, PEER)],
-                                                    axis=1)])
-    # keys of 16 bits sort by radix (numpy's stable sort of small integers): a third of the time
-    order = np.argsort(key.astype(np.uint16) if n_units * size * size <= 1 << 16 else key, kind="stable")
-    ptr = np.zeros(n_units * size * size + 1, dtype=np.int64)
-    np.cumsum(np.bincount(key, minlength=n_units * size * size), out=ptr[1:])
-    return ptr, entries[order].ravel()
-
-
-def _house_pairs(units: ShapeTables, relation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each house position pair's cells outside the house related to both places by shared houses
-    alone (``relation`` :data:`PEER` to both): ``(key, cell)`` as :func:`pointing_tables` keys them."""
-    n_units, size = units.units.shape
-    peer = relation[units.units] == PEER                                  # (units, size, cells)
-    outside = np.ones((n_units, relation.shape[0]), dtype=bool)
-    outside[np.arange(n_units)[:, None], units.units] = False
-    i, j = np.triu_indices(size, k=1)
-    both = peer[:, i] & peer[:, j] & outside[:, None]                     # (units, pairs, cells)
-    u, pair, cell = np.nonzero(both)
-    return (u * size + i[pair]) * size + j[pair], cell
+    taking = (relation >= 0) & ~plain[np.maximum(relation, 0)]           # an arc that takes more than d
+    inside = np.zeros((n_units, 1, n_cells), dtype=bool)
+    inside[np.arange(n_units)[:, None], 0, units.units] = True
+    # every house, every position pair i < j, every cell at once (a 9x9: 27 x 36 x 81): the cells
+    # related to both places, one of them by an arc that takes more than d; a cell of the house
+    # itself (without d: it has only the two places there) through two such arcs, or a place
+    first, second = np.triu_indices(size, 1)
+    p, q = units.units[:, first], units.units[:, second]                # (houses, pairs)
+    by_p, by_q = relation[p], relation[q]                                # (houses, pairs, cells)
+    take_p, take_q = taking[p], taking[q]
+    keep = (by_p != _NONE) & (by_q != _NONE) & (take_p | take_q) & \
+        (~inside | (by_p == SELF) | (by_q == SELF) | (take_p & take_q))
+    if houses:   # no arc, a house shared with each place: locked candidates of two places
+        keep |= (by_p == PEER) & (by_q == PEER) & ~inside
+    if digits is not None:
+        of_cells = digits[relation + 3]
+        keep &= (of_cells[p] & of_cells[q]) != 0
+    house, pair, c = np.nonzero(keep)
+    by_p, by_q = by_p[house, pair, c], by_q[house, pair, c]
+    key = (house * size + first[pair]) * size + second[pair]
+    # within a pair, the entries go in the order of the arc each comes from: the order the kernel
+    # has always read them in
+    came_from = np.where(by_p >= 0, by_p, np.where(by_q >= 0, by_q, arc_other.size))
+    return key, c, by_p, by_q, came_from
 
 
 def packed_pointing(ptr: np.ndarray, entries: np.ndarray, arc_table: np.ndarray, tables: np.ndarray,
@@ -208,6 +208,80 @@ def packed_pointing(ptr: np.ndarray, entries: np.ndarray, arc_table: np.ndarray,
     by_digit = np.zeros((ptr.size - 1) * n + 1, dtype=np.int64)
     np.cumsum(np.bincount(key, minlength=(ptr.size - 1) * n), out=by_digit[1:])
     packed = entries[entry, 0].astype(np.uint64) | (both[entry, digit] << np.uint64(16))
+    return by_digit, packed[order].astype(np.int64)
+
+
+#: :func:`pointing` by its inputs' contents (a batch's records of one rule set parse afresh, build
+#: the same arcs, and share the tables): at most :data:`_KEPT` rule sets.
+_POINTING: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+_KEPT = 16
+
+
+def pointing(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarray, plain: np.ndarray,
+             arc_table: np.ndarray, tables: np.ndarray, n: int, houses: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`packed_pointing` of :func:`pointing_tables`, as the kernel reads them, without the
+    entries no digit would take anything through (both places' relations take something for some
+    digit, each for others, as anti-taxicab arcs at two distances: the bench's anti-taxicab 9x9s
+    52,348 -> 21,412 entries), and kept by the inputs' contents: a batch's records parse afresh
+    (each its own rule tables), and the records of one rule set share these. The same arrays as
+    ``packed_pointing(*pointing_tables(...), ...)``: an anti-taxicab 9x9 (4,020 arcs) 19 -> 4 ms built,
+    about 0.1 ms for each record of a rule set seen before.
+
+    Parameters
+    ----------
+    units : ShapeTables
+        The shape's houses and peers.
+    arc_ptr, arc_other, plain : numpy.ndarray
+        As :func:`pointing_tables`.
+    arc_table, tables : numpy.ndarray
+        As :func:`packed_pointing`.
+    n : int
+        Digits.
+    houses : bool
+        As :func:`pointing_tables`.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        As :func:`packed_pointing`.
+    """
+    key = (n, houses, *(np.ascontiguousarray(a).tobytes() for a in (units.units, units.peers, units.n_peers, arc_ptr,
+                                                              arc_other, plain, arc_table, tables)))
+    cached = _POINTING.get(key)
+    if cached is None:
+        cached = _pointing(units, arc_ptr, arc_other, plain, arc_table, tables, n, houses)
+        if len(_POINTING) >= _KEPT:
+            _POINTING.clear()
+        _POINTING[key] = cached
+    return cached
+
+
+def _pointing(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarray, plain: np.ndarray,
+              arc_table: np.ndarray, tables: np.ndarray, n: int, houses: bool) -> tuple[np.ndarray, np.ndarray]:
+    none = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    if n > 48:   # beyond the packing: no pointing
+        return none
+    full = np.uint64((1 << n) - 1)
+    bits = np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
+    # what p = d takes from a cell, by relation r at r + 3: SELF, PEER, none, then each arc
+    takes = np.zeros((arc_table.size + 3, n), dtype=np.uint64)
+    takes[SELF + 3], takes[PEER + 3] = full & ~bits, bits
+    takes[3:] = full & ~tables[arc_table]
+    digits = (takes != 0).astype(np.int64) @ (np.int64(1) << np.arange(n, dtype=np.int64))
+    found = _entries(units, arc_ptr, arc_other, plain, digits, houses)
+    if found is None:
+        return none
+    key, c, by_p, by_q, came_from = found
+    both = takes[by_p + 3] & takes[by_q + 3]                              # (k, n)
+    entry, digit = np.nonzero(both)
+    if not entry.size or c.max() >= 1 << 16:
+        return none
+    n_keys = units.units.shape[0] * units.units.shape[1] ** 2 * n
+    at = key[entry] * n + digit
+    order = np.argsort(at * (arc_table.size + 1) + came_from[entry], kind="stable")
+    by_digit = np.zeros(n_keys + 1, dtype=np.int64)
+    np.cumsum(np.bincount(at, minlength=n_keys), out=by_digit[1:])
+    packed = c[entry].astype(np.uint64) | (both[entry, digit] << np.uint64(16))
     return by_digit, packed[order].astype(np.int64)
 
 

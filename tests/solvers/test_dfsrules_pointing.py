@@ -15,7 +15,7 @@ from pipeline.core.puzzle import parse_puzzle
 from pipeline.solvers import SOLVERS, dfsrules_native
 from pipeline.solvers.dfs import shape_tables, start_masks
 from pipeline.solvers.dfsrules import rule_tables
-from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, PEER, SELF, packed_pointing, pointing_tables
+from pipeline.solvers.dfsrules_pointing import MAX_POINTING_CELLS, PEER, SELF, packed_pointing, pointing, pointing_tables
 
 ROOT = Path(__file__).resolve().parents[2]
 #: ``rint``'s header slot of the pointing entries' count (0: the kernel skips the rule).
@@ -121,6 +121,37 @@ def test_the_kernel_reads_per_pair_and_digit_the_cells_both_places_take_from(doc
             assert len(got) == len(want) and set(got) == want, (key, d)
     if "antitaxicab" in str(doc):   # a look reads the one digit's few entries
         assert packed.size < 2 * len(entries)
+
+
+@pytest.mark.parametrize("doc", [
+    {"size": 9, "box": "3x3", "rules": [{"rule": "nonconsecutive"}]},
+    {"size": 9, "box": "3x3", "rules": [{"rule": "antitaxicab"}]},
+    {"size": 6, "box": "2x3", "rules": [{"rule": "antiknight"}, {"rule": "kropki", "color": "white",
+                                                                  "cells": ["r1c1", "r2c1"]}]},
+], ids=["nonconsecutive", "antitaxicab", "antiknight-kropki"])
+def test_the_solver_s_tables_are_the_packed_entries_without_those_nothing_is_taken_through(doc):
+    """:func:`pointing` (what the solver builds) gives the same arrays as packing every entry,
+    the entries no digit takes anything through left out before (the anti-taxicab 9x9's are most
+    of them), and a second puzzle of the rule set gets them from the cache."""
+    puzzle = parse_puzzle(doc)
+    shape = shape_tables(puzzle)
+    rules = rule_tables(puzzle, shape)
+    n, rint = puzzle.n, rules.rint
+    arc_ptr = rint[rint[5]:rint[5] + n * n + 1]
+    arc_other, arc_table = rint[rint[6]:rint[6] + rint[4]], rint[rint[7]:rint[7] + rint[4]]
+    plain = _plain_arcs(puzzle, rules)
+    tables = rules.compat[:2 * rules.n_pairs * n].reshape(-1, n)
+    for houses in (True, False):   # the locked candidates of two places too, as the kernel reads them
+        ptr, entries = pointing_tables(shape, arc_ptr, arc_other, plain, houses=houses)
+        want = packed_pointing(ptr, entries.reshape(-1, 3), arc_table, tables, n)
+        got = pointing(shape, arc_ptr, arc_other, plain, arc_table, tables, n, houses=houses)
+        assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(got, want))
+    assert got[1].size
+    again = parse_puzzle(doc)
+    rules_again = rule_tables(again)
+    assert rules_again is not rules
+    assert pointing(shape_tables(again), arc_ptr.copy(), arc_other.copy(), plain.copy(), arc_table.copy(),
+                    tables.copy(), n)[1] is got[1]
 
 
 def _pointing_rint(puzzle):
