@@ -16,6 +16,11 @@ without givens, ISS's MATHEMAGIC_KILLERS, still take millions with these rows al
 
 Rows are kept when ``A`` and ``B`` together have at most ``N`` cells and one of them at most two
 (ISS's bounds: larger differences propagate little), once each.
+
+A cage one cell out of a house gives one more (ISS's hidden cages' outies): the house's cells
+outside it and outside the cages wholly in the house, less that cell, add up to the house's total
+less those cages' sums and its own, kept up to :data:`MAX_OUTIE_ROW` cells. The unions above miss
+it where the house holds more than one such cage (MATHEMAGIC #0: 16 of ISS's 30 added sums).
 """
 from __future__ import annotations
 
@@ -33,6 +38,8 @@ __all__ = ["implied_rule_rows", "implied_sum_rows"]
 
 #: Innies on one side and outies on the other: a row is kept when one side has at most this many cells.
 MAX_SMALL_SIDE = 2
+#: A hidden cage's outie row (a cage one cell out of a house) is kept up to this many cells (ISS's ``_MAX_SUM_SIZE``).
+MAX_OUTIE_ROW = 6
 
 
 def _cage_pieces(puzzle: Puzzle, n_cells: int) -> tuple[np.ndarray, np.ndarray]:
@@ -129,9 +136,17 @@ def implied_sum_rows(puzzle: Puzzle) -> tuple[np.ndarray, ...] | None:
     flip = (n_out == 0)[keep]
     innies, outies, rhs = innies[keep], outies[keep], rhs[keep]
     innies, outies, rhs = np.where(flip[:, None], outies, innies), np.where(flip[:, None], innies, outies), np.where(flip, -rhs, rhs)
-    innies = np.concatenate([innies, np.zeros_like(rest[hidden])])
-    outies = np.concatenate([outies, rest[hidden]])
-    rhs = np.concatenate([rhs, house_total - whole[hidden].astype(np.int64) @ totals])
+    # a cage one cell out of a house: the house's rest outside it less that cell (ISS's hidden cages' outies)
+    h_of, k_of = np.nonzero(((houses @ pieces.T) == size[None, :] - 1) & (size[None, :] >= 2))
+    sticks = rest[h_of] & ~(pieces[k_of] > 0)
+    n_stick = sticks.sum(axis=1)
+    fit = (n_stick >= 1) & (n_stick + 1 <= MAX_OUTIE_ROW)
+    h_of, k_of, sticks = h_of[fit], k_of[fit], sticks[fit]
+    out_cell = (pieces[k_of] > 0) & ~(houses[h_of] > 0)
+    innies = np.concatenate([innies, np.zeros_like(rest[hidden]), out_cell])
+    outies = np.concatenate([outies, rest[hidden], sticks])
+    rhs = np.concatenate([rhs, house_total - whole[hidden].astype(np.int64) @ totals,
+                          house_total - whole[h_of].astype(np.int64) @ totals - totals[k_of]])
     if not rhs.size:
         return None
     # once each: the same cells on each side and the same sum (rows down and boxes meet on bands);

@@ -129,6 +129,23 @@ def test_a_row_of_cages_and_a_hidden_cage_give_their_sums():
     assert len(found) == rhs.size                 # once each
 
 
+def test_a_cage_one_cell_out_of_a_house_gives_the_rest_of_the_house_less_that_cell():
+    # row 1 holds four cells of two cages each, the fifth ones in row 2 (ISS's hidden cages'
+    # outies): r1c5-r1c9 less r2c1 is 45 - 15 = 30 and r1c1-r1c4, r1c9 less r2c9 is 45 - 30 = 15;
+    # the union of row 1 gives only r1c9 against r2c1 and r2c9
+    doc = {"size": 9, "box": "3x3",
+           "rules": [{"rule": "cage", "cells": ["r1c1", "r1c2", "r1c3", "r1c4", "r2c1"], "sum": 15},
+                     {"rule": "cage", "cells": ["r1c5", "r1c6", "r1c7", "r1c8", "r2c9"], "sum": 30}]}
+    rows = implied_sum_rows(parse_puzzle(doc))
+    assert rows is not None
+    row, cell, digit, coef, rhs, _ = rows
+    sign = coef // (digit + 1)
+    found = {(tuple(sorted({(int(c), int(s)) for c, s in zip(cell[row == r], sign[row == r])})), int(rhs[r]))
+             for r in range(rhs.size)}
+    assert (((4, 1), (5, 1), (6, 1), (7, 1), (8, 1), (9, -1)), 30) in found
+    assert (((0, 1), (1, 1), (2, 1), (3, 1), (8, 1), (17, -1)), 15) in found
+
+
 def test_the_houses_laid_out_once_are_each_shapes_own():
     # the unions of houses are cached by the houses themselves: the same cages over boxes and over
     # jigsaw regions imply other sums, each the same as from a cold cache
