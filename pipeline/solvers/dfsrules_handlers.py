@@ -200,6 +200,11 @@ def _lin_row(r, state, rint, compat, work, tmin_at, tmax_at, group_at, inq_at, h
         if more < 0:
             return -1
         changed += more
+        if eq and 2 <= n_open <= 3:   # the open cells' digits that complete the sum together, distinct
+            more = _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail, True)
+            if more < 0:
+                return -1
+            changed += more
     elif eq and 2 <= n_open <= 3:   # counted before the bounds above: fewer now is caught next time
         more = _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail)
         if more < 0:
@@ -251,32 +256,43 @@ def _grouped_row(start, stop, rhs, eq, state, rint, work, tmin_at, tmax_at, grou
         work[_ix(tmin_at + k)] = mn
         work[_ix(tmax_at + k)] = mx
         g = rint[_ix(group + k)]
+        # a group's decided cells apart (their sum and digits in the slots low and high until the
+        # next loop): the open ones take other digits of the open ones' union (ISS's sum handler)
+        single = (v & (v - one)) == 0
         if g == k:   # a group's first term comes first: its sums start here
-            work[_ix(union_at + g)] = np.int64(v)
-            work[_ix(size_at + g)] = 1
-            work[_ix(gmin_at + g)] = mn
-            work[_ix(gmax_at + g)] = mx
+            work[_ix(union_at + g)] = 0
+            work[_ix(size_at + g)] = 0
+            work[_ix(gmin_at + g)] = 0
+            work[_ix(gmax_at + g)] = 0
+            work[_ix(low_at + g)] = 0
+            work[_ix(high_at + g)] = 0
+        work[_ix(gmin_at + g)] += mn
+        work[_ix(gmax_at + g)] += mx
+        if single:
+            work[_ix(low_at + g)] += mn
+            work[_ix(high_at + g)] |= np.int64(v)
         else:
             work[_ix(union_at + g)] |= np.int64(v)
             work[_ix(size_at + g)] += 1
-            work[_ix(gmin_at + g)] += mn
-            work[_ix(gmax_at + g)] += mx
     low, high = 0, 0
     for g in range(start, stop):
         if rint[_ix(group + g)] != g:
             continue
-        size = work[_ix(size_at + g)]
-        if size == 1:
-            glow, ghigh, rest_low, rest_high = work[_ix(gmin_at + g)], work[_ix(gmax_at + g)], 0, 0
+        size = work[_ix(size_at + g)]   # open cells
+        fixed = work[_ix(low_at + g)]
+        if size <= 1:
+            glow, ghigh, rest_low, rest_high = work[_ix(gmin_at + g)], work[_ix(gmax_at + g)], fixed, fixed
         else:
-            mask = np.uint64(work[_ix(union_at + g)])
+            mask = np.uint64(work[_ix(union_at + g)]) & ~np.uint64(work[_ix(high_at + g)])
             if _popcount(mask) < size:
                 return -1
             base, order = term_coef + g * n, rint[_ix(term_order + g)]
             rest_low, glow = _extreme_sums(mask, size, base, order, True, rint)
             rest_high, ghigh = _extreme_sums(mask, size, base, order, False, rint)
-            glow = max(glow, work[_ix(gmin_at + g)])
-            ghigh = min(ghigh, work[_ix(gmax_at + g)])
+            glow = max(glow + fixed, work[_ix(gmin_at + g)])
+            ghigh = min(ghigh + fixed, work[_ix(gmax_at + g)])
+            rest_low += fixed
+            rest_high += fixed
         work[_ix(low_at + g)] = glow
         work[_ix(high_at + g)] = ghigh
         work[_ix(rest_low_at + g)] = rest_low
@@ -289,12 +305,17 @@ def _grouped_row(start, stop, rhs, eq, state, rint, work, tmin_at, tmax_at, grou
     for k in range(start, stop):
         g = rint[_ix(group + k)]
         mn, mx = work[_ix(tmin_at + k)], work[_ix(tmax_at + k)]
-        # the rest of the row at least: the other groups, and this cell's partners
-        others_low = low - work[_ix(low_at + g)] + max(work[_ix(gmin_at + g)] - mn, work[_ix(rest_low_at + g)])
-        most = rhs - others_low
-        least = -_BIG
-        if eq:
-            least = rhs - (high - work[_ix(high_at + g)] + min(work[_ix(gmax_at + g)] - mx, work[_ix(rest_high_at + g)]))
+        if mn == mx:   # a decided cell: the rest is the row's bounds less its own value
+            most, least = rhs - (low - mn), rhs - (high - mx) if eq else -_BIG
+        else:
+            # the rest of the row at least: the other groups, and this cell's partners (the
+            # group's decided cells and the open union's least but one)
+            others_low = low - work[_ix(low_at + g)] + max(work[_ix(gmin_at + g)] - mn, work[_ix(rest_low_at + g)])
+            most = rhs - others_low
+            least = -_BIG
+            if eq:
+                least = rhs - (high - work[_ix(high_at + g)] + min(work[_ix(gmax_at + g)] - mx,
+                                                                   work[_ix(rest_high_at + g)]))
         if mx <= most and mn >= least:
             continue
         narrowed = _narrow(k, most, least, state, rint, work, inq_at, head_tail)
@@ -310,10 +331,11 @@ def _grouped_row(start, stop, rhs, eq, state, rint, work, tmin_at, tmax_at, grou
 
 
 @njit(cache=False)
-def _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail):
+def _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail, distinct=False):
     """An ``=`` row with two or three cells still open, made exact (ISS's sum handler does so): a
     digit stays only if the other open cells have digits that complete the sum with it (distinct
-    where they share an exclusion group). -1 on a contradiction, else the cells changed."""
+    where they share an exclusion group, or everywhere with ``distinct``: a sum of distinct digits).
+    -1 on a contradiction, else the cells changed."""
     one = np.uint64(1)
     n = rint[1]
     term_cell, term_coef = rint[9], rint[10]
@@ -341,6 +363,8 @@ def _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail):
     vi, vj = state[ci], state[cj]
     ai, aj = term_coef + i * n, term_coef + j * n
     gi, gj = rint[_ix(group + i)], rint[_ix(group + j)]
+    if distinct:   # every pair apart: as if one group
+        gi, gj = 0, 0
     keep_i, keep_j, keep_l = np.uint64(0), np.uint64(0), np.uint64(0)
     if open_ == 2:
         w = vi
@@ -359,7 +383,7 @@ def _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail):
         vl = state[cl]
         if _popcount(vi) * _popcount(vj) * _popcount(vl) > THREE_OPEN_MOST:
             return 0   # bounds are as good as it gets there, at a fraction of the cost
-        al, gl = term_coef + l * n, rint[_ix(group + l)]
+        al, gl = term_coef + l * n, 0 if distinct else rint[_ix(group + l)]
         w = vi
         while w:
             d = _cttz(w)

@@ -33,10 +33,13 @@ A state is one ``uint64`` candidate mask per cell. :func:`propagate` runs to a f
   keeps only the digits of the digit sets that make the sum and that its cells can still take,
   and places a digit every such set needs when one cell alone can take it, or takes it from the
   other cells of every unit that holds all the row's cells that can take it (up to 64 units);
+  down to two or three open cells, it keeps the digits that make the sum together, all apart
+  (as ISS's sum handler);
 * **sums whose digits may repeat** (little killers, arrows, innies and outies: rows without digit
   sets): a row's cells in one house with one coefficient vector (an **exclusion group**,
   :func:`pipeline.solvers.dfsrules_rows.exclusion_groups`) take distinct digits, so the group
-  adds at least its candidates' ``k`` least values and at most their ``k`` greatest, and a cell's
+  adds at least its candidates' ``k`` least values and at most their ``k`` greatest (its decided
+  cells their own values, the open ones from the open ones' digits less those), and a cell's
   partners at least the ``k - 1`` least (the groups for searches that last: tables after the
   first slice); and an ``=`` row down to two or three open cells keeps only the digits that
   complete its sum (as ISS's sum handler does). ISS's little killer and arrow entries, counted to

@@ -115,6 +115,33 @@ def test_a_group_s_distinct_digits_bound_the_sum():
         assert _digits(state[cell]) == {7, 8, 9}
 
 
+def test_a_group_s_decided_cell_leaves_its_digit_to_no_partner():
+    """r1c1 + r1c2 + r1c3 + r1c4 + r5c5 = 32, r1c1 decided to 1 by a second sum (r1c1 + r2c1 = 3,
+    r2c1 given 2): row 1's group makes at most 1 + 9 + 8 + 7 = 25 (its open cells take three other
+    digits), so r5c5 is 7 or more; the group's union over all four cells (9 + 8 + 7 + 6) and the
+    cells one by one (1 + 9 + 9 + 9) left 4."""
+    doc = {"size": 9, "box": "3x3", "givens": "." * 9 + "2" + "." * 71,
+           "rules": [{"rule": "sum", "sum": 32, "cells": ["r1c1", "r1c2", "r1c3", "r1c4", "r5c5"]},
+                     {"rule": "sum", "sum": 3, "cells": ["r1c1", "r2c1"]}]}
+    state = _root(doc)
+    assert _digits(state[0]) == {1}
+    assert _digits(state[40]) == {7, 8, 9}
+
+
+def test_a_cage_s_last_three_cells_take_distinct_digits_that_make_its_sum():
+    """A cage of 31 over r6c5-r6c7, r7c4 and r7c5, these two given 5 and 9: the three in row 6 add
+    up to 17 (digit sets 2 7 8, 3 6 8, 4 6 7). The givens (from a grid where they are 3 8 6) leave
+    r6c6 4, 6 or 8 and r6c7 4, 6 or 7; r6c5 at 8 would need r6c6 + r6c7 = 9 of two digits other
+    than 8 (4 + 5, 6 + 3 and 7 + 2 each take a digit its cell lacks), so 8 goes, which each digit
+    set alone keeps (3 6 8 has a cell for every digit)."""
+    doc = {"size": 9, "box": "3x3",
+           "givens": "..............12.......38................2...............5971........3...........",
+           "rules": [{"rule": "cage", "sum": 31, "cells": ["r6c5", "r6c6", "r6c7", "r7c4", "r7c5"]}]}
+    state = _root(doc)
+    assert _digits(state[50]) == {4, 6, 8} and _digits(state[51]) == {4, 6, 7}
+    assert _digits(state[49]) == {3, 4, 6, 7}
+
+
 def test_two_open_cells_keep_only_the_digits_that_complete_the_sum():
     """A sum rule r1c1 + r2c9 + r9c5 = 12 (three boxes, digits may repeat) with r9c5 given 2: the two open
     cells add up to 10. Row 1's givens leave r1c1 1 or 9, so r2c9 keeps 9 or 1 only; bounds alone
