@@ -95,7 +95,14 @@ BY_RATIO = True
 #: rules', :data:`WINDOW_BY_RATIO`, and ISS's candidate selector): zipper lines, where the fewest
 #: candidates first searched 2-12x ISS's trees. The bench's ten zipper puzzles 7,020 -> 3,428 nodes,
 #: with two held-out sets' twenty 36,116 -> 10,206 (ISS 6,282; held-out 6200's slowest 14,223 -> 1,429).
-RATIO_FROM_TWO_KINDS = frozenset({"zipper"})
+#: Then by a per-family sweep (``by_ratio`` 2 forced against as before), the kinds whose nodes fell
+#: on the bench, held-out seeds 5100 and 6200 and then 7700 and 8800, no set's max rising: renban,
+#: arrow, region sum, little killer, value indexing and equal sum (their sixty on the bench 16,898
+#: -> 8,048 nodes, on the four held-out sets' 240 71,556 -> 36,312). Not sum lines, though they fell
+#: most (held-out 8800's 148,950 -> 24,296): ISS's published "Sum lines - single line" went 167,785
+#: nodes -> past 2.5 million (0.5 s -> past 60 s).
+RATIO_FROM_TWO_KINDS = frozenset({"zipper", "renban", "arrow", "regionsum", "littlekiller", "valueindexing",
+                                  "equalsum"})
 #: Rule kinds the kernel propagates with a handler of their own instead of their rows.
 HANDLED_KINDS = frozenset({"sandwich", "skyscraper", "lunchbox", "sumline", "hiddenskyscraper", *AUTOMATON_KINDS}) | COUNTING_KINDS
 #: An empty part of ``rint`` (the intersections of a puzzle without digit sets), shared read-only.
