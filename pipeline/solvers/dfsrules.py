@@ -100,9 +100,12 @@ BY_RATIO = True
 #: arrow, region sum, little killer, value indexing and equal sum (their sixty on the bench 16,898
 #: -> 8,048 nodes, on the four held-out sets' 240 71,556 -> 36,312). Not sum lines, though they fell
 #: most (held-out 8800's 148,950 -> 24,296): ISS's published "Sum lines - single line" went 167,785
-#: nodes -> past 2.5 million (0.5 s -> past 60 s).
+#: nodes -> past 2.5 million (0.5 s -> past 60 s). Lockout, double arrow and equality cage too:
+#: their totals fell on all five sets (their 150 puzzles 50,714 -> 24,692 nodes) and their max over
+#: the fifty fell (1,931 -> 897, 5,601 -> 1,895, 467 -> 263), though a set's own max rose on one or
+#: two (lockout 8800's 609 -> 897).
 RATIO_FROM_TWO_KINDS = frozenset({"zipper", "renban", "arrow", "regionsum", "littlekiller", "valueindexing",
-                                  "equalsum"})
+                                  "equalsum", "lockout", "doublearrow", "equalitycage"})
 #: Rule kinds the kernel propagates with a handler of their own instead of their rows.
 HANDLED_KINDS = frozenset({"sandwich", "skyscraper", "lunchbox", "sumline", "hiddenskyscraper", *AUTOMATON_KINDS}) | COUNTING_KINDS
 #: An empty part of ``rint`` (the intersections of a puzzle without digit sets), shared read-only.

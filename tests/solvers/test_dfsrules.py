@@ -240,7 +240,9 @@ def test_a_probed_root_counts_lines_as_the_sat_engine(doc):
 
 def test_the_probe_leaves_lockout_puzzles_a_fraction_of_the_nodes():
     """The bench's ten lockout puzzles: the same unique solution with the probe and without, in
-    fewer nodes with it (the point of probing)."""
+    fewer nodes with it (the point of probing). With the fewest candidates first the probe left
+    them under a quarter of the nodes; branching by conflicts per candidate from two candidates up
+    (lockout's ``by_ratio`` 2) takes much of what it took (4,086 nodes without it, 2,158 with)."""
     from pipeline.solvers.dfsrules import search_model
 
     lines = (ROOT / "bench" / "dfsrules_set.jsonl").read_text().splitlines()
@@ -253,7 +255,7 @@ def test_the_probe_leaves_lockout_puzzles_a_fraction_of_the_nodes():
         assert np.array_equal(found[None].grids[0], found[300].grids[0])
         for after, f in found.items():
             nodes[after] += f.nodes
-    assert nodes[300] * 4 < nodes[None], nodes
+    assert nodes[300] * 3 < nodes[None] * 2, nodes
 
 
 def test_conflict_scores_keep_the_non_consecutive_search_small():
@@ -437,4 +439,22 @@ def test_equal_sums_branch_by_conflicts_per_candidate_from_two_candidates():
     assert rule_tables(parse_puzzle(doc)).rint[31] == 2
     result = get_solver("dfsrules").solve(build_model(parse_puzzle(doc)), check_unique=True)
     assert result.unique and result.nodes < 3_000
+    assert np.array_equal(result.grid, get_solver("sat").solve(build_model(parse_puzzle(doc))).grid)
+
+
+def test_lockout_lines_branch_by_conflicts_per_candidate_from_two_candidates():
+    """A lockout puzzle (held-out set 5100's line 157, 0-based): its proof took 1,931 nodes with the
+    fewest candidates first, 291 by conflicts per candidate from two candidates up (``by_ratio``
+    2); the answer is the SAT engine's."""
+    doc = {"size": 9, "box": "3x3",
+           "givens": "....1...9..74.....34.....1..3.............5...9.......7........8..9...4.......6..",
+           "rules": [{"rule": "lockout", "cells": ["r4c4", "r3c3", "r2c2"]},
+                     {"rule": "lockout", "cells": ["r8c5", "r9c4", "r8c4", "r9c5"]},
+                     {"rule": "lockout", "cells": ["r3c7", "r4c7", "r4c6", "r4c5"]},
+                     {"rule": "lockout", "cells": ["r8c3", "r7c3", "r6c2", "r5c1", "r5c2"]},
+                     {"rule": "lockout", "cells": ["r6c5", "r5c5", "r6c6", "r6c7", "r7c8"]},
+                     {"rule": "lockout", "cells": ["r3c4", "r3c5", "r2c5"]}]}
+    assert rule_tables(parse_puzzle(doc)).rint[31] == 2
+    result = get_solver("dfsrules").solve(build_model(parse_puzzle(doc)), check_unique=True)
+    assert result.unique and result.nodes < 1_000
     assert np.array_equal(result.grid, get_solver("sat").solve(build_model(parse_puzzle(doc))).grid)
