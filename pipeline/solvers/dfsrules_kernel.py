@@ -122,10 +122,11 @@ from pipeline.solvers.dfsrules_automaton import _automaton
 from pipeline.solvers.dfsrules_automaton_rows import NFA_AT
 from pipeline.solvers.dfsrules_counting import _counting
 from pipeline.solvers.dfsrules_counttables import CNT_AT
-from pipeline.solvers.dfsrules_handlers import (_ix, _lin_row, _low_index, _pointing, _popcount, _push, _same_rests,
+from pipeline.solvers.dfsrules_handlers import (_ix, _low_index, _pointing, _popcount, _push, _same_rests,
                                                 _sandwich, _skyscraper)
 from pipeline.solvers.dfsrules_hidden import _hidden
 from pipeline.solvers.dfsrules_hidden_rows import HID_AT
+from pipeline.solvers.dfsrules_linear import _lin_row
 from pipeline.solvers.dfsrules_lunchbox import _lunchbox
 from pipeline.solvers.dfsrules_sumline import _sumline
 from pipeline.solvers.dfsrules_sumline_rows import SUM_AT

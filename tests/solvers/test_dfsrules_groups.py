@@ -1,7 +1,7 @@
 """Sums whose digits may repeat, in the ``dfsrules`` kernel: exclusion groups (a row's cells that
 share a house take distinct digits, :func:`pipeline.solvers.dfsrules_rows.exclusion_groups`) and an
 ``=`` row with two or three cells left made exact (``_few_open`` in
-:mod:`pipeline.solvers.dfsrules_handlers`). That no solution is lost is checked where counts are
+:mod:`pipeline.solvers.dfsrules_linear`). That no solution is lost is checked where counts are
 compared with the SAT engine's (``test_dfsrules_sums.py``: little killers, arrows and every kind);
 here, what each step removes before any branch."""
 from __future__ import annotations
@@ -184,3 +184,19 @@ def test_a_search_that_lasts_gets_the_groups(monkeypatch):
 
     monkeypatch.setattr(RuleTables, "with_groups", lambda self, rint, units: rint)
     assert sum(search_model(build_model(parse_puzzle(doc)), 2).nodes for doc in docs) > nodes
+
+
+def test_a_cage_s_last_three_cells_past_64_triples_are_made_exact():
+    """A cage of 17 over r1c1-r1c3 with pencil marks 2 3 4 6 7, 3 4 6 8 and 2 4 6 7 (80 triples, past
+    the cap that leaves three open cells to bounds where each cell's coefficients do not step by
+    one): r1c2 at 3 would need r1c1 + r1c3 = 14 of two digits other than 3 (7 + 7 repeats, 6 + 8
+    and 8 + 6 take a digit its cell lacks), so 3 goes, which the digit sets (3 6 8) and the bounds
+    (3 + 7 + 7) keep. Every other digit has its partners."""
+    doc = {"size": 9, "box": "3x3", "rules": [
+        {"rule": "cage", "sum": 17, "cells": ["r1c1", "r1c2", "r1c3"]},
+        {"rule": "pencilmarks", "cells": ["r1c1"], "digits": [2, 3, 4, 6, 7]},
+        {"rule": "pencilmarks", "cells": ["r1c2"], "digits": [3, 4, 6, 8]},
+        {"rule": "pencilmarks", "cells": ["r1c3"], "digits": [2, 4, 6, 7]}]}
+    state = _root(doc)
+    assert _digits(state[1]) == {4, 6, 8}
+    assert _digits(state[0]) == {2, 3, 4, 6, 7} and _digits(state[2]) == {2, 4, 6, 7}
