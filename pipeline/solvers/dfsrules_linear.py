@@ -294,8 +294,6 @@ def _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail, distinct=F
     return changed + (open_ == 3 and keep_l != vl)
 
 
-
-
 @njit(cache=False, inline="always")
 def _unit_step(base, n, rint):
     """1 when the coefficients ``rint[base:base + n]`` rise by one a digit, -1 when they fall by
