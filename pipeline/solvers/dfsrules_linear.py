@@ -277,21 +277,11 @@ def _few_open(start, stop, rhs, state, rint, work, inq_at, head_tail, distinct=F
                         keep_l |= one << np.uint64(f)
         if keep_l == 0:
             return -1
-        if keep_l != vl:
-            state[cl] = keep_l
-            _push(cl, work, inq_at, head_tail)
+        _kept(cl, keep_l, vl, state, work, inq_at, head_tail)
     if keep_i == 0 or keep_j == 0:
         return -1
-    changed = 0
-    if keep_i != vi:
-        state[ci] = keep_i
-        _push(ci, work, inq_at, head_tail)
-        changed += 1
-    if keep_j != vj:
-        state[cj] = keep_j
-        _push(cj, work, inq_at, head_tail)
-        changed += 1
-    return changed + (open_ == 3 and keep_l != vl)
+    return (_kept(ci, keep_i, vi, state, work, inq_at, head_tail) + _kept(cj, keep_j, vj, state, work, inq_at, head_tail)
+            + (open_ == 3 and keep_l != vl))
 
 
 @njit(cache=False, inline="always")
@@ -335,17 +325,15 @@ def _three_open(ci, cj, cl, vi, vj, vl, ai, aj, al, gi, gj, gl, step, rest, stat
             keep_l |= one << np.uint64(f)
     if keep_i == 0:
         return -1
-    changed = 0
-    if keep_i != vi:
-        state[ci] = keep_i
-        _push(ci, work, inq_at, head_tail)
-        changed += 1
-    if keep_j != vj:
-        state[cj] = keep_j
-        _push(cj, work, inq_at, head_tail)
-        changed += 1
-    if keep_l != vl:
-        state[cl] = keep_l
-        _push(cl, work, inq_at, head_tail)
-        changed += 1
-    return changed
+    return (_kept(ci, keep_i, vi, state, work, inq_at, head_tail) + _kept(cj, keep_j, vj, state, work, inq_at, head_tail)
+            + _kept(cl, keep_l, vl, state, work, inq_at, head_tail))
+
+
+@njit(cache=False, inline="always")
+def _kept(c, keep, v, state, work, inq_at, head_tail):
+    """Cell ``c`` (digits ``v``) narrowed to ``keep`` and queued: 1, or 0 when nothing was taken."""
+    if keep == v:
+        return 0
+    state[c] = keep
+    _push(c, work, inq_at, head_tail)
+    return 1
