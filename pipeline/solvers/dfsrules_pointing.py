@@ -54,6 +54,8 @@ __all__ = ["MAX_POINTING_CELLS", "PEER", "SELF", "house_intersections", "packed_
 #: goes) or ``PEER`` (a shared house and no arc: ``d`` goes); an arc's number otherwise.
 SELF, PEER = -3, -2
 _NONE = -1
+#: No pointing (both arrays empty): the kernel skips the rule.
+_NO_POINTING = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
 #: Grids up to this many cells get the tables (their cell-by-cell relation matrix is built at once:
 #: 16x16 holds 65,536 entries; larger grids go without the rule).
 MAX_POINTING_CELLS = 256
@@ -69,10 +71,9 @@ def pointing_tables(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarr
     (a house holding both places: locked candidates of two places, each ``(cell, PEER, PEER)``,
     after the pair's other entries).
 
-    Built from the arcs: each arc ``x -> c`` and each other position ``y`` of each house of ``x``
-    give the entry of ``c`` for the pair ``(x, y)`` when ``y`` is related to ``c`` too (a house, an
-    arc, or ``c`` is ``y``); an entry both of whose places have arcs to the cell comes from the arc
-    of the place first in the house. 0.1-0.3 ms for a 9x9.
+    Built in one pass over every house, position pair and cell (:func:`_entries`); within a pair
+    the entries go in the order of the arc each comes from (the first place's when both places
+    have arcs to the cell), the houses-alone ones last.
 
     Parameters
     ----------
@@ -100,7 +101,7 @@ def pointing_tables(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarr
     n_units, size = units.units.shape
     found = _entries(units, arc_ptr, arc_other, plain, houses=houses)
     if found is None:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return _NO_POINTING
     key, c, by_p, by_q, came_from = found
     order = np.argsort(key * (arc_other.size + 1) + came_from, kind="stable")
     ptr = np.zeros(n_units * size * size + 1, dtype=np.int64)
@@ -190,24 +191,38 @@ def packed_pointing(ptr: np.ndarray, entries: np.ndarray, arc_table: np.ndarray,
         entries ``ptr[key * n + d]`` to ``ptr[key * n + d + 1] - 1`` of ``packed``. Both empty where
         nothing would be taken or the entries would not fit the packing.
     """
-    none = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    if not entries.size or n > 48 or entries[:, 0].max() >= 1 << 16:   # beyond the packing: no pointing
-        return none
+    if not entries.size or n > 48:   # beyond the packing: no pointing
+        return _NO_POINTING
+    takes = _takes(arc_table, tables, n)
+    pair = np.repeat(np.arange(ptr.size - 1), np.diff(ptr))
+    return _packed(pair, entries[:, 0], takes[entries[:, 1] + 3] & takes[entries[:, 2] + 3], ptr.size - 1,
+                   np.zeros(len(entries), dtype=np.int64))
+
+
+def _takes(arc_table: np.ndarray, tables: np.ndarray, n: int) -> np.ndarray:
+    """What ``p = d`` takes from a cell, per relation ``r`` at ``r + 3`` (:data:`SELF`,
+    :data:`PEER`, none, then each arc) and digit: ``(arcs + 3, n)`` ``uint64``."""
     full = np.uint64((1 << n) - 1)
     bits = np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
-    how = entries[:, 1:]
-    takes = full & ~tables[arc_table[np.maximum(how, 0)]]                # (k, 2, n)
-    takes[how == SELF] = full & ~bits
-    takes[how == PEER] = bits
-    both = takes[:, 0] & takes[:, 1]                                      # (k, n)
+    takes = np.zeros((arc_table.size + 3, n), dtype=np.uint64)
+    takes[SELF + 3], takes[PEER + 3] = full & ~bits, bits
+    takes[3:] = full & ~tables[arc_table]
+    return takes
+
+
+def _packed(pair: np.ndarray, cell: np.ndarray, both: np.ndarray, n_pairs: int,
+            tie: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`packed_pointing`'s arrays from each entry's pair, cell and what both places take
+    (``(k, n)``), ordered by pair, digit, then ``tie`` (then as given)."""
+    n = both.shape[1]
     entry, digit = np.nonzero(both)
-    if not entry.size:
-        return none
-    key = np.repeat(np.arange(ptr.size - 1), np.diff(ptr))[entry] * n + digit
-    order = np.argsort(key, kind="stable")
-    by_digit = np.zeros((ptr.size - 1) * n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(key, minlength=(ptr.size - 1) * n), out=by_digit[1:])
-    packed = entries[entry, 0].astype(np.uint64) | (both[entry, digit] << np.uint64(16))
+    if not entry.size or cell.max() >= 1 << 16:   # nothing taken, or beyond the packing
+        return _NO_POINTING
+    at = pair[entry] * n + digit
+    order = np.argsort(at * (int(tie.max()) + 1) + tie[entry], kind="stable")
+    by_digit = np.zeros(n_pairs * n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(at, minlength=n_pairs * n), out=by_digit[1:])
+    packed = cell[entry].astype(np.uint64) | (both[entry, digit] << np.uint64(16))
     return by_digit, packed[order].astype(np.int64)
 
 
@@ -258,31 +273,16 @@ def pointing(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarray, pla
 
 def _pointing(units: ShapeTables, arc_ptr: np.ndarray, arc_other: np.ndarray, plain: np.ndarray,
               arc_table: np.ndarray, tables: np.ndarray, n: int, houses: bool) -> tuple[np.ndarray, np.ndarray]:
-    none = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     if n > 48:   # beyond the packing: no pointing
-        return none
-    full = np.uint64((1 << n) - 1)
-    bits = np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
-    # what p = d takes from a cell, by relation r at r + 3: SELF, PEER, none, then each arc
-    takes = np.zeros((arc_table.size + 3, n), dtype=np.uint64)
-    takes[SELF + 3], takes[PEER + 3] = full & ~bits, bits
-    takes[3:] = full & ~tables[arc_table]
+        return _NO_POINTING
+    takes = _takes(arc_table, tables, n)
     digits = (takes != 0).astype(np.int64) @ (np.int64(1) << np.arange(n, dtype=np.int64))
     found = _entries(units, arc_ptr, arc_other, plain, digits, houses)
     if found is None:
-        return none
+        return _NO_POINTING
     key, c, by_p, by_q, came_from = found
-    both = takes[by_p + 3] & takes[by_q + 3]                              # (k, n)
-    entry, digit = np.nonzero(both)
-    if not entry.size or c.max() >= 1 << 16:
-        return none
-    n_keys = units.units.shape[0] * units.units.shape[1] ** 2 * n
-    at = key[entry] * n + digit
-    order = np.argsort(at * (arc_table.size + 1) + came_from[entry], kind="stable")
-    by_digit = np.zeros(n_keys + 1, dtype=np.int64)
-    np.cumsum(np.bincount(at, minlength=n_keys), out=by_digit[1:])
-    packed = c[entry].astype(np.uint64) | (both[entry, digit] << np.uint64(16))
-    return by_digit, packed[order].astype(np.int64)
+    return _packed(key, c, takes[by_p + 3] & takes[by_q + 3], units.units.shape[0] * units.units.shape[1] ** 2,
+                   came_from)
 
 
 def value_exclusions(tables: np.ndarray, n: int) -> bool:

@@ -404,6 +404,15 @@ def test_a_25x25_of_more_than_64_units_counts_as_the_sat_engine(blanks):
     assert dots and _agree(doc, cap=3) >= 1
 
 
+def _branches_from_two_within(doc, most):
+    """``doc`` branches by conflicts per candidate from two candidates up (``by_ratio`` 2), proves
+    its answer unique within ``most`` nodes, and the answer is the SAT engine's."""
+    assert rule_tables(parse_puzzle(doc)).rint[31] == 2
+    result = get_solver("dfsrules").solve(build_model(parse_puzzle(doc)), check_unique=True)
+    assert result.unique and result.nodes < most
+    assert np.array_equal(result.grid, get_solver("sat").solve(build_model(parse_puzzle(doc))).grid)
+
+
 def test_zipper_puzzles_branch_by_conflicts_per_candidate_from_two_candidates():
     """A zipper puzzle (held-out set 6200's line 171, 0-based, of ``bench/dfsrules_bench.py``'s
     generator) branches by conflicts per candidate from two candidates up (``by_ratio`` 2, as
@@ -417,10 +426,7 @@ def test_zipper_puzzles_branch_by_conflicts_per_candidate_from_two_candidates():
                      {"rule": "zipper", "cells": ["r8c9", "r8c8", "r7c7", "r8c6", "r8c7"]},
                      {"rule": "zipper", "cells": ["r6c9", "r5c8", "r5c7", "r6c6", "r6c7"]},
                      {"rule": "zipper", "cells": ["r5c3", "r5c2", "r4c3"]}]}
-    assert rule_tables(parse_puzzle(doc)).rint[31] == 2
-    result = get_solver("dfsrules").solve(build_model(parse_puzzle(doc)), check_unique=True)
-    assert result.unique and result.nodes < 5_000
-    assert np.array_equal(result.grid, get_solver("sat").solve(build_model(parse_puzzle(doc))).grid)
+    _branches_from_two_within(doc, 5_000)
 
 
 def test_equal_sums_branch_by_conflicts_per_candidate_from_two_candidates():
@@ -436,10 +442,7 @@ def test_equal_sums_branch_by_conflicts_per_candidate_from_two_candidates():
                      {"rule": "equalsum", "segments": [["r4c5"], ["r3c5", "r2c5", "r1c5"]]},
                      {"rule": "equalsum", "segments": [["r6c9", "r7c9", "r8c9"], ["r8c8", "r9c8", "r9c7"]]},
                      {"rule": "equalsum", "segments": [["r8c2", "r8c1"], ["r7c1", "r6c1"]]}]}
-    assert rule_tables(parse_puzzle(doc)).rint[31] == 2
-    result = get_solver("dfsrules").solve(build_model(parse_puzzle(doc)), check_unique=True)
-    assert result.unique and result.nodes < 3_000
-    assert np.array_equal(result.grid, get_solver("sat").solve(build_model(parse_puzzle(doc))).grid)
+    _branches_from_two_within(doc, 3_000)
 
 
 def test_lockout_lines_branch_by_conflicts_per_candidate_from_two_candidates():
@@ -454,7 +457,4 @@ def test_lockout_lines_branch_by_conflicts_per_candidate_from_two_candidates():
                      {"rule": "lockout", "cells": ["r8c3", "r7c3", "r6c2", "r5c1", "r5c2"]},
                      {"rule": "lockout", "cells": ["r6c5", "r5c5", "r6c6", "r6c7", "r7c8"]},
                      {"rule": "lockout", "cells": ["r3c4", "r3c5", "r2c5"]}]}
-    assert rule_tables(parse_puzzle(doc)).rint[31] == 2
-    result = get_solver("dfsrules").solve(build_model(parse_puzzle(doc)), check_unique=True)
-    assert result.unique and result.nodes < 1_000
-    assert np.array_equal(result.grid, get_solver("sat").solve(build_model(parse_puzzle(doc))).grid)
+    _branches_from_two_within(doc, 1_000)
