@@ -74,6 +74,7 @@ from pipeline.solvers.dfsrules_pointing import (MAX_POINTING_CELLS, house_inters
 from pipeline.solvers.dfsrules_sumline_rows import sumline_priorities, sumline_scratch, sumline_tables
 from pipeline.solvers.dfsrules_rows import core_tables, equal_only, exclusion_groups, shared_tables, term_pairs, unit_masks
 from pipeline.solvers.dfsrules_windows_rows import WIN_AT, WINDOW_BY_RATIO, WINDOW_KINDS, window_tables
+from pipeline.solvers.dfsrules_decided_rows import DEC_AT, decided_tables
 from pipeline.solvers.dfs import (COUNT_LIMIT_MAX, FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, WHOLE, Search,
                                   ShapeTables, _import_problem, grids_of, shape_tables, start_masks, tree_searched)
 
@@ -84,7 +85,7 @@ LOOKUP_DIGITS = 9
 #: and this many entries in all (256 KiB).
 LOOKUP_ENTRIES = 1 << 15
 #: Slots of ``rint``'s header (:data:`pipeline.solvers.dfsrules_kernel.HEADER`, not imported: numba).
-_HEADER = WIN_AT + 5
+_HEADER = DEC_AT + 2
 #: The kernel's branching by conflicts per candidate and houses' digits of two places (``rint``'s
 #: ``by_ratio``) for every puzzle: first for killers only, then for all (session 34), where it
 #: finishes the three zero-given published thermometer puzzles that the fewest candidates left
@@ -561,7 +562,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     parts += inter_parts
     parts.append(core.term_order)   # each term's coefficients rising (1), falling (-1) or neither (0)
     parts.append(np.full(n_terms, -1, dtype=np.int64))   # exclusion groups: for searches that last (with_groups)
-    parts.append(shared_tables(core.arc_ptr, core.arc_table, equal_only(pair_tables, n)[core.arc_table]
+    parts.append(cell_table := shared_tables(core.arc_ptr, core.arc_table, equal_only(pair_tables, n)[core.arc_table]
                                if n_pairs else None))   # each cell's one table of all its arcs, or -1
     parts.append(unit_masks(units))   # each cell's units as a mask (up to 64 units)
     parts += [sky_cells, sky_clue, cell_sky_ptr, cell_sky]   # skyscraper lines (the kernel's handler)
@@ -574,7 +575,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     parts += nfa_parts
     hid_parts, n_hid, hid_scratch = hidden_tables(puzzle)   # hidden skyscraper lines (their handler)
     parts += hid_parts
-    parts += win_parts
+    parts += win_parts + decided_tables(core.arc_ptr, core.arc_other, core.arc_table, cell_table, pair_tables, n)
     from_two = any(rule.kind in RATIO_FROM_TWO_KINDS for rule in puzzle.rules)
     # one array: the header, then each part where the header says (offsets as Python ints: the
     # numpy steps of a concatenation were a tenth of a simple puzzle's tables)
@@ -584,7 +585,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
                       n <= MAX_SET_DIGITS, 0, n_inter, *offsets[17:22], WINDOW_BY_RATIO if n_win or from_two else BY_RATIO, 0, 0, 0, *offsets[22:29], sky_clue.size,
                       *offsets[29:32], lunch_sum.size, *offsets[32:34], n_cnt, *offsets[34:41], n_sum,
                       *offsets[41:47], *offsets[47:50], n_nfa, *offsets[50:53], nfa_scratch,
-                      n_hid, *offsets[53:58], hid_scratch, n_win, *offsets[58:62])
+                      n_hid, *offsets[53:58], hid_scratch, n_win, *offsets[58:64])
     for part, at, end in zip(parts, offsets, offsets[1:]):
         rint[at:end] = part
     return RuleTables(rint, compat if compat.size else np.zeros(1, dtype=np.uint64),

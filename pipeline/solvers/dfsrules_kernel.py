@@ -122,6 +122,7 @@ from pipeline.solvers.dfsrules_automaton import _automaton
 from pipeline.solvers.dfsrules_automaton_rows import NFA_AT
 from pipeline.solvers.dfsrules_counting import _counting
 from pipeline.solvers.dfsrules_counttables import CNT_AT
+from pipeline.solvers.dfsrules_decided import _decided
 from pipeline.solvers.dfsrules_handlers import (_ix, _low_index, _pointing, _popcount, _push, _same_rests,
                                                 _sandwich, _skyscraper)
 from pipeline.solvers.dfsrules_hidden import _hidden
@@ -149,7 +150,7 @@ HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", 
           "cnt_sets", "cell_cnt_ptr", "cell_cnt", "n_sum", "sum_ptr", "sum_cells", "sum_total", "sum_loop",
           "cell_sum_ptr", "cell_sum", "nfa_ptr", "nfa_steps", "nfa_auto", "n_nfa", "cell_nfa_ptr", "cell_nfa", "nfa_tables",
           "nfa_scratch", "n_hid", "hid_ptr", "hid_cells", "hid_target", "cell_hid_ptr", "cell_hid", "hid_scratch",
-          "n_win", "win_cells", "win_masks", "cell_win_ptr", "cell_win")
+          "n_win", "win_cells", "win_masks", "cell_win_ptr", "cell_win", "dec_ptr", "dec_cells")
 #: Conflicts after which every cell's conflict score is halved (recent conflicts weigh more).
 DECAY_EVERY = 1 << 11   # measured against 1 << 8 and 1 << 14: 3-5% fewer nodes
 
@@ -344,12 +345,15 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                         _push(q, work, inq_at, head_tail)
             # a cell whose arcs share one table: its support read once, and its partners skipped
             # when it allows every digit (non-consecutive: digits more than two apart allow any)
-            # (a cell whose arcs act only once it is decided, anti-taxicab's, skips them until then)
+            # (a cell whose arcs act only once it is decided, anti-taxicab's, skips them until then,
+            # then looks only at the partners its digit's tables take it from: _decided)
             shared = rint[_ix(cell_table + c)]
             support = full
             if shared >= 0:
                 support = _support(shared, v, n, compat, lookup)
-            if shared == -1 or (shared >= 0 and full & ~support) or (shared < -1 and (v & (v - one)) == zero):
+            if shared < -1 and (v & (v - one)) == zero and not _decided(c, v, n, state, rint, work, inq_at, head_tail):
+                return False
+            if shared == -1 or (shared >= 0 and full & ~support):
                 for a in range(rint[_ix(arc_ptr + c)], rint[_ix(arc_ptr + c + 1)]):
                     b = _ix(rint[_ix(arc_other + a)])
                     if shared < 0:

@@ -1,0 +1,64 @@
+"""The partners each digit of a cell takes itself from once the cell is decided, for the cells
+whose arcs act only then (:data:`pipeline.solvers.dfsrules_rows.DECIDED_ONLY`: anti-taxicab's), as
+the ``dfsrules`` kernel's handler reads them (:mod:`pipeline.solvers.dfsrules_decided`): a cell
+decided to ``d`` looks only at the partners whose table takes ``d`` (anti-taxicab: the cells at
+distance ``d``, about 5 of its 50 arcs) in place of all its arcs. No numba here: the engine builds
+its tables without importing it.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pipeline.solvers.dfsrules_rows import DECIDED_ONLY
+from pipeline.solvers.dfsrules_windows_rows import WIN_AT
+
+__all__ = ["DEC_AT", "decided_tables"]
+
+#: The first of the decided partners' slots in ``rint``'s header, after the windows' five: the
+#: offsets of ``dec_ptr`` and ``dec_cells`` (:data:`pipeline.solvers.dfsrules_kernel.HEADER`).
+DEC_AT = WIN_AT + 5
+
+
+def decided_tables(arc_ptr: np.ndarray, arc_other: np.ndarray, arc_table: np.ndarray, cell_table: np.ndarray,
+                   tables: np.ndarray, n: int) -> list[np.ndarray]:
+    """Per cell of :data:`~pipeline.solvers.dfsrules_rows.DECIDED_ONLY` arcs and digit ``d``, its
+    partners (in its arcs' order) whose table takes ``d`` when the cell holds ``d``; every other
+    cell's lists are empty.
+
+    Parameters
+    ----------
+    arc_ptr, arc_other, arc_table : numpy.ndarray
+        Each cell's arcs (``arc_ptr[c]`` to ``arc_ptr[c + 1] - 1``), each arc's partner and table.
+    cell_table : numpy.ndarray
+        Each cell's shared table or mark (:func:`pipeline.solvers.dfsrules_rows.shared_tables`).
+    tables : numpy.ndarray
+        The pair tables, ``(tables, n)`` ``uint64``: row ``t``, digit ``d``: the partner's digits
+        that go with ``d``.
+    n : int
+        Digits.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        ``[dec_ptr, dec_cells]`` (``int64``): cell ``c``'s partners for digit ``d`` at
+        ``dec_cells[dec_ptr[c * n + d]:dec_ptr[c * n + d + 1]]``.
+
+    Examples
+    --------
+    >>> full = np.uint64(0b11)
+    >>> tables = np.array([[full & ~np.uint64(1), full], [full, full & ~np.uint64(2)]])
+    >>> [p.tolist() for p in decided_tables(np.array([0, 2, 2]), np.array([1, 1]), np.array([0, 1]),
+    ...                                     np.array([DECIDED_ONLY, -1]), tables, 2)]
+    [[0, 1, 2, 2, 2], [1, 1]]
+    """
+    n_cells = arc_ptr.size - 1
+    owner = np.repeat(np.arange(n_cells), np.diff(arc_ptr))
+    arcs = np.flatnonzero(cell_table[owner] == DECIDED_ONLY) if owner.size else owner
+    bits = np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
+    takes = (tables[arc_table[arcs]] & bits) == 0   # (arcs, n): arc's table takes digit d at d
+    at, digit = np.nonzero(takes)                   # arc order, then digit
+    keys = owner[arcs[at]] * n + digit
+    order = np.argsort(keys, kind="stable")
+    ptr = np.zeros(n_cells * n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(keys, minlength=n_cells * n), out=ptr[1:])
+    return [ptr, arc_other[arcs[at[order]]].astype(np.int64)]
