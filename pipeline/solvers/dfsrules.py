@@ -74,7 +74,7 @@ from pipeline.solvers.dfsrules_pointing import (MAX_POINTING_CELLS, house_inters
 from pipeline.solvers.dfsrules_sumline_rows import sumline_priorities, sumline_scratch, sumline_tables
 from pipeline.solvers.dfsrules_rows import core_tables, equal_only, exclusion_groups, shared_tables, term_pairs, unit_masks
 from pipeline.solvers.dfsrules_windows_rows import WIN_AT, WINDOW_BY_RATIO, WINDOW_KINDS, window_tables
-from pipeline.solvers.dfsrules_decided_rows import DEC_AT, decided_tables
+from pipeline.solvers.dfsrules_decided_rows import DEC_AT, decided_tables, only_decided
 from pipeline.solvers.dfs import (COUNT_LIMIT_MAX, FOUND_BUFFER, MAX_DFS_N, MAX_SLICE_NODES, SLICE_NODES, SLICE_SECONDS, WHOLE, Search,
                                   ShapeTables, _import_problem, grids_of, shape_tables, start_masks, tree_searched)
 
@@ -150,7 +150,7 @@ class RuleTables:
             ``(rint, compat)``.
         """
         n = self.n
-        if not self.n_pairs or n > LOOKUP_DIGITS:
+        if not self.n_pairs or n > LOOKUP_DIGITS or only_decided(self.rint):   # anti-taxicab: no table read
             return self.rint, self.compat
         rint = self.rint
         n_arcs, arc_table_at = int(rint[4]), int(rint[7])

@@ -12,7 +12,7 @@ import numpy as np
 from pipeline.solvers.dfsrules_rows import DECIDED_ONLY
 from pipeline.solvers.dfsrules_windows_rows import WIN_AT
 
-__all__ = ["DEC_AT", "decided_tables"]
+__all__ = ["DEC_AT", "decided_tables", "only_decided"]
 
 #: The first of the decided partners' slots in ``rint``'s header, after the windows' five: the
 #: offsets of ``dec_ptr`` and ``dec_cells`` (:data:`pipeline.solvers.dfsrules_kernel.HEADER`).
@@ -62,3 +62,31 @@ def decided_tables(arc_ptr: np.ndarray, arc_other: np.ndarray, arc_table: np.nda
     ptr = np.zeros(n_cells * n + 1, dtype=np.int64)
     np.cumsum(np.bincount(keys, minlength=n_cells * n), out=ptr[1:])
     return [ptr, arc_other[arcs[at[order]]].astype(np.int64)]
+
+
+def only_decided(rint: np.ndarray) -> bool:
+    """Whether every cell with arcs is :data:`~pipeline.solvers.dfsrules_rows.DECIDED_ONLY`
+    (anti-taxicab): the kernel then reads no arc's table (:func:`decided_tables` stand for them),
+    so a support lookup of the tables would go unread.
+
+    Parameters
+    ----------
+    rint : numpy.ndarray
+        The rule tables (:func:`pipeline.solvers.dfsrules.rule_tables`'s ``rint``).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> rint = np.zeros(40, dtype=np.int64)
+    >>> rint[0], rint[5], rint[36] = 2, 37, 30
+    >>> rint[37:40] = [0, 3, 3]       # cell 0 three arcs, cell 1 none
+    >>> rint[30:32] = [DECIDED_ONLY, -1]
+    >>> only_decided(rint)
+    True
+    """
+    n_cells, arc_ptr, cell_table = int(rint[0]), int(rint[5]), int(rint[36])
+    has_arcs = np.diff(rint[arc_ptr:arc_ptr + n_cells + 1]) > 0
+    return bool(has_arcs.any() and np.all(rint[cell_table:cell_table + n_cells][has_arcs] == DECIDED_ONLY))
