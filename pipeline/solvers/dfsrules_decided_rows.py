@@ -41,7 +41,8 @@ def decided_tables(arc_ptr: np.ndarray, arc_other: np.ndarray, arc_table: np.nda
     -------
     list of numpy.ndarray
         ``[dec_ptr, dec_cells]`` (``int64``): cell ``c``'s partners for digit ``d`` at
-        ``dec_cells[dec_ptr[c * n + d]:dec_ptr[c * n + d + 1]]``.
+        ``dec_cells[dec_ptr[c * n + d]:dec_ptr[c * n + d + 1]]``; ``[[0], []]`` when no cell is
+        :data:`~pipeline.solvers.dfsrules_rows.DECIDED_ONLY` (the kernel reads none).
 
     Examples
     --------
@@ -50,10 +51,15 @@ def decided_tables(arc_ptr: np.ndarray, arc_other: np.ndarray, arc_table: np.nda
     >>> [p.tolist() for p in decided_tables(np.array([0, 2, 2]), np.array([1, 1]), np.array([0, 1]),
     ...                                     np.array([DECIDED_ONLY, -1]), tables, 2)]
     [[0, 1, 2, 2, 2], [1, 1]]
+    >>> [p.tolist() for p in decided_tables(np.array([0, 2, 2]), np.array([1, 1]), np.array([0, 1]),
+    ...                                     np.array([-1, -1]), tables, 2)]
+    [[0], []]
     """
     n_cells = arc_ptr.size - 1
+    if not np.any(cell_table == DECIDED_ONLY):   # nothing reads them: no lists (40 -> 5 us a record)
+        return [np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64)]
     owner = np.repeat(np.arange(n_cells), np.diff(arc_ptr))
-    arcs = np.flatnonzero(cell_table[owner] == DECIDED_ONLY) if owner.size else owner
+    arcs = np.flatnonzero(cell_table[owner] == DECIDED_ONLY)
     bits = np.left_shift(np.uint64(1), np.arange(n, dtype=np.uint64))
     takes = (tables[arc_table[arcs]] & bits) == 0   # (arcs, n): arc's table takes digit d at d
     at, digit = np.nonzero(takes)                   # arc order, then digit

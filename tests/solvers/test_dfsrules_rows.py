@@ -18,6 +18,7 @@ from pipeline.solvers import SOLVERS, dfsrules, dfsrules_kernel, dfsrules_native
 from pipeline.solvers.dfs import shape_tables
 from pipeline.solvers.dfsrules_automaton_rows import NFA_AT
 from pipeline.solvers.dfsrules_counttables import CNT_AT
+from pipeline.solvers.dfsrules_decided_rows import DEC_AT
 from pipeline.solvers.dfsrules_hidden_rows import HID_AT
 from pipeline.solvers.dfsrules_windows_rows import WIN_AT
 from pipeline.solvers.dfsrules_rows import LAYOUT, MAX_AMO_TERMS, CoreTables, core_tables, core_tables_numpy
@@ -148,4 +149,5 @@ def test_the_kernels_header_names_every_slot_the_handlers_read_where_they_read_i
     assert (at["n_hid"], at["hid_ptr"], at["hid_cells"], at["hid_target"], at["cell_hid_ptr"], at["cell_hid"],
             at["hid_scratch"]) == tuple(range(HID_AT, HID_AT + 7)) and at["nfa_scratch"] + 1 == HID_AT   # _hidden
     assert (at["n_win"], at["win_cells"], at["win_masks"], at["cell_win_ptr"], at["cell_win"]) == tuple(
-        range(WIN_AT, WIN_AT + 5)) and at["hid_scratch"] + 1 == WIN_AT and dfsrules._HEADER == WIN_AT + 5   # _window
+        range(WIN_AT, WIN_AT + 5)) and at["hid_scratch"] + 1 == WIN_AT   # _window
+    assert (at["dec_ptr"], at["dec_cells"]) == (DEC_AT, DEC_AT + 1) == (WIN_AT + 5, dfsrules._HEADER - 1)   # _decided
