@@ -563,7 +563,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     parts.append(core.term_order)   # each term's coefficients rising (1), falling (-1) or neither (0)
     parts.append(np.full(n_terms, -1, dtype=np.int64))   # exclusion groups: for searches that last (with_groups)
     parts.append(cell_table := shared_tables(core.arc_ptr, core.arc_table, equal_only(pair_tables, n)[core.arc_table]
-                               if n_pairs else None))   # each cell's one table of all its arcs, or -1
+                                             if n_pairs else None))   # each cell's one table of all its arcs, or -1
     parts.append(unit_masks(units))   # each cell's units as a mask (up to 64 units)
     parts += [sky_cells, sky_clue, cell_sky_ptr, cell_sky]   # skyscraper lines (the kernel's handler)
     lunch_ptr, lunch_cells, lunch_sum, cell_lunch_ptr, cell_lunch = lunchbox_tables(puzzle)
