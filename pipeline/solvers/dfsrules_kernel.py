@@ -102,7 +102,9 @@ against their ends (lockout, between, zipper, ...) this leaves a handful of node
 were needed; it stops early where the tries remove nothing (non-consecutive).
 
 Only what changed is looked at again: a ring of cells whose mask changed, then the units (a mask
-of them up to 64 units: each cell's units' mask ORed in) and the rows holding them. Hidden singles
+of them up to 64 units: each cell's units' mask ORed in) and the rows holding them (the own
+handlers' rows only in a puzzle that has one: non-consecutive #63 52-56 -> 46 ms, the six slowest
+of fifty 499-585 -> 415-458 ms, the same nodes). Hidden singles
 skip a house's decided digits, and pointing's entries are one ``int64`` each, listed per pair of
 places and digit with what both places take. These cut the non-consecutive bench from 221 to 172 ms (the slowest
 puzzle 62 -> 48 ms) at the same 122,618 nodes. The rule tables come packed in one ``int64`` array ``rint`` (offsets in its
@@ -320,6 +322,7 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
         _flags(work, hid_dirty_at, n_hid, 0)
         _flags(work, win_dirty_at, n_win, 0)
         _push(origin, work, inq_at, head_tail)
+    handled = (n_sand + n_sky + n_lunch + n_cnt + n_sum + n_nfa + n_hid + n_win) > 0
     while True:
         # the ring: cells whose mask changed
         while head_tail[1] > 0:
@@ -372,22 +375,23 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                     work[_ix(udirty_at + cell_units[ci, _ix(k)])] = 1
             for k in range(rint[_ix(cell_lin_ptr + c)], rint[_ix(cell_lin_ptr + c + 1)]):
                 work[_ix(ldirty_at + rint[_ix(cell_lin + k)])] = 1
-            for k in range(rint[cell_sand_ptr + c], rint[cell_sand_ptr + c + 1]):
-                work[sdirty_at + rint[cell_sand + k]] = 1
-            for k in range(rint[_ix(cell_sky_ptr + c)], rint[_ix(cell_sky_ptr + c + 1)]):
-                work[_ix(kdirty_at + rint[_ix(cell_sky + k)])] = 1
-            for k in range(rint[_ix(cell_lunch_ptr + c)], rint[_ix(cell_lunch_ptr + c + 1)]):
-                work[_ix(lunch_dirty_at + rint[_ix(cell_lunch + k)])] = 1
-            for k in range(rint[_ix(cell_cnt_ptr + c)], rint[_ix(cell_cnt_ptr + c + 1)]):
-                work[_ix(cdirty_at + rint[_ix(cell_cnt + k)])] = 1
-            for k in range(rint[_ix(cell_sum_ptr + c)], rint[_ix(cell_sum_ptr + c + 1)]):
-                work[_ix(mdirty_at + rint[_ix(cell_sum + k)])] = 1
-            for k in range(rint[_ix(cell_nfa_ptr + c)], rint[_ix(cell_nfa_ptr + c + 1)]):
-                work[_ix(nfa_dirty_at + rint[_ix(cell_nfa + k)])] = 1
-            for k in range(rint[_ix(cell_hid_ptr + c)], rint[_ix(cell_hid_ptr + c + 1)]):
-                work[_ix(hid_dirty_at + rint[_ix(cell_hid + k)])] = 1
-            for k in range(rint[_ix(cell_win_ptr + c)], rint[_ix(cell_win_ptr + c + 1)]):
-                work[_ix(win_dirty_at + rint[_ix(cell_win + k)])] = 1
+            if handled:   # any handler of its own (sandwich, skyscraper, ... windows): its dirty flags
+                for k in range(rint[cell_sand_ptr + c], rint[cell_sand_ptr + c + 1]):
+                    work[sdirty_at + rint[cell_sand + k]] = 1
+                for k in range(rint[_ix(cell_sky_ptr + c)], rint[_ix(cell_sky_ptr + c + 1)]):
+                    work[_ix(kdirty_at + rint[_ix(cell_sky + k)])] = 1
+                for k in range(rint[_ix(cell_lunch_ptr + c)], rint[_ix(cell_lunch_ptr + c + 1)]):
+                    work[_ix(lunch_dirty_at + rint[_ix(cell_lunch + k)])] = 1
+                for k in range(rint[_ix(cell_cnt_ptr + c)], rint[_ix(cell_cnt_ptr + c + 1)]):
+                    work[_ix(cdirty_at + rint[_ix(cell_cnt + k)])] = 1
+                for k in range(rint[_ix(cell_sum_ptr + c)], rint[_ix(cell_sum_ptr + c + 1)]):
+                    work[_ix(mdirty_at + rint[_ix(cell_sum + k)])] = 1
+                for k in range(rint[_ix(cell_nfa_ptr + c)], rint[_ix(cell_nfa_ptr + c + 1)]):
+                    work[_ix(nfa_dirty_at + rint[_ix(cell_nfa + k)])] = 1
+                for k in range(rint[_ix(cell_hid_ptr + c)], rint[_ix(cell_hid_ptr + c + 1)]):
+                    work[_ix(hid_dirty_at + rint[_ix(cell_hid + k)])] = 1
+                for k in range(rint[_ix(cell_win_ptr + c)], rint[_ix(cell_win_ptr + c + 1)]):
+                    work[_ix(win_dirty_at + rint[_ix(cell_win + k)])] = 1
         # hidden singles in the units that changed
         pending, next_u = dirty, 0
         dirty = zero
