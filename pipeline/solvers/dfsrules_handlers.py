@@ -80,6 +80,14 @@ def _push(c, work, inq_at, head_tail):
 
 
 @njit(cache=False, inline="always")
+def _mark_rows(c, rint, work, ptr_at, rows_at, dirty_at):
+    """Flag dirty (``work[dirty_at + row]``) each of a handler's rows that hold cell ``c`` (the
+    handler's per-cell lists: ``rint[rows_at + rint[ptr_at + c]:...]``)."""
+    for k in range(rint[_ix(ptr_at + c)], rint[_ix(ptr_at + c + 1)]):
+        work[_ix(dirty_at + rint[_ix(rows_at + k)])] = 1
+
+
+@njit(cache=False, inline="always")
 def _keep_on_line(cells, first, size, state, work, keep_at, inq_at, head_tail):
     """Each of a line's ``size`` cells (``cells[first + i]``) keeps only the digits its handler
     left in ``work[keep_at + i]``: -1 when a cell is left none, else the cells changed (each pushed

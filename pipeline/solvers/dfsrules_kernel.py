@@ -103,8 +103,7 @@ were needed; it stops early where the tries remove nothing (non-consecutive).
 
 Only what changed is looked at again: a ring of cells whose mask changed, then the units (a mask
 of them up to 64 units: each cell's units' mask ORed in) and the rows holding them (the own
-handlers' rows only in a puzzle that has one: non-consecutive #63 52-56 -> 46 ms, the six slowest
-of fifty 499-585 -> 415-458 ms, the same nodes). Hidden singles
+handlers' rows only in a puzzle that has one: non-consecutive #63 52-56 -> 46 ms). Hidden singles
 skip a house's decided digits, and pointing's entries are one ``int64`` each, listed per pair of
 places and digit with what both places take. These cut the non-consecutive bench from 221 to 172 ms (the slowest
 puzzle 62 -> 48 ms) at the same 122,618 nodes. The rule tables come packed in one ``int64`` array ``rint`` (offsets in its
@@ -125,7 +124,7 @@ from pipeline.solvers.dfsrules_automaton_rows import NFA_AT
 from pipeline.solvers.dfsrules_counting import _counting
 from pipeline.solvers.dfsrules_counttables import CNT_AT
 from pipeline.solvers.dfsrules_decided import _decided
-from pipeline.solvers.dfsrules_handlers import (_ix, _low_index, _pointing, _popcount, _push, _same_rests,
+from pipeline.solvers.dfsrules_handlers import (_ix, _low_index, _mark_rows, _pointing, _popcount, _push, _same_rests,
                                                 _sandwich, _skyscraper)
 from pipeline.solvers.dfsrules_hidden import _hidden
 from pipeline.solvers.dfsrules_hidden_rows import HID_AT
@@ -376,22 +375,14 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             for k in range(rint[_ix(cell_lin_ptr + c)], rint[_ix(cell_lin_ptr + c + 1)]):
                 work[_ix(ldirty_at + rint[_ix(cell_lin + k)])] = 1
             if handled:   # any handler of its own (sandwich, skyscraper, ... windows): its dirty flags
-                for k in range(rint[cell_sand_ptr + c], rint[cell_sand_ptr + c + 1]):
-                    work[sdirty_at + rint[cell_sand + k]] = 1
-                for k in range(rint[_ix(cell_sky_ptr + c)], rint[_ix(cell_sky_ptr + c + 1)]):
-                    work[_ix(kdirty_at + rint[_ix(cell_sky + k)])] = 1
-                for k in range(rint[_ix(cell_lunch_ptr + c)], rint[_ix(cell_lunch_ptr + c + 1)]):
-                    work[_ix(lunch_dirty_at + rint[_ix(cell_lunch + k)])] = 1
-                for k in range(rint[_ix(cell_cnt_ptr + c)], rint[_ix(cell_cnt_ptr + c + 1)]):
-                    work[_ix(cdirty_at + rint[_ix(cell_cnt + k)])] = 1
-                for k in range(rint[_ix(cell_sum_ptr + c)], rint[_ix(cell_sum_ptr + c + 1)]):
-                    work[_ix(mdirty_at + rint[_ix(cell_sum + k)])] = 1
-                for k in range(rint[_ix(cell_nfa_ptr + c)], rint[_ix(cell_nfa_ptr + c + 1)]):
-                    work[_ix(nfa_dirty_at + rint[_ix(cell_nfa + k)])] = 1
-                for k in range(rint[_ix(cell_hid_ptr + c)], rint[_ix(cell_hid_ptr + c + 1)]):
-                    work[_ix(hid_dirty_at + rint[_ix(cell_hid + k)])] = 1
-                for k in range(rint[_ix(cell_win_ptr + c)], rint[_ix(cell_win_ptr + c + 1)]):
-                    work[_ix(win_dirty_at + rint[_ix(cell_win + k)])] = 1
+                _mark_rows(c, rint, work, cell_sand_ptr, cell_sand, sdirty_at)
+                _mark_rows(c, rint, work, cell_sky_ptr, cell_sky, kdirty_at)
+                _mark_rows(c, rint, work, cell_lunch_ptr, cell_lunch, lunch_dirty_at)
+                _mark_rows(c, rint, work, cell_cnt_ptr, cell_cnt, cdirty_at)
+                _mark_rows(c, rint, work, cell_sum_ptr, cell_sum, mdirty_at)
+                _mark_rows(c, rint, work, cell_nfa_ptr, cell_nfa, nfa_dirty_at)
+                _mark_rows(c, rint, work, cell_hid_ptr, cell_hid, hid_dirty_at)
+                _mark_rows(c, rint, work, cell_win_ptr, cell_win, win_dirty_at)
         # hidden singles in the units that changed
         pending, next_u = dirty, 0
         dirty = zero
