@@ -558,7 +558,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
     if locked:
         n_inter, *inter_parts = house_intersections(units)
     else:
-        n_inter, inter_parts = 0, [_EMPTY, _EMPTY, np.zeros(units.units.shape[0] + 1, dtype=np.int64), _EMPTY]
+        n_inter, inter_parts = 0, [_EMPTY, _EMPTY, np.zeros(n_cells + 1, dtype=np.int64), _EMPTY]
     parts += inter_parts
     parts.append(core.term_order)   # each term's coefficients rising (1), falling (-1) or neither (0)
     parts.append(np.full(n_terms, -1, dtype=np.int64))   # exclusion groups: for searches that last (with_groups)

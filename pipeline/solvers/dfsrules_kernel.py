@@ -124,10 +124,11 @@ from pipeline.solvers.dfsrules_automaton_rows import NFA_AT
 from pipeline.solvers.dfsrules_counting import _counting
 from pipeline.solvers.dfsrules_counttables import CNT_AT
 from pipeline.solvers.dfsrules_decided import _decided
-from pipeline.solvers.dfsrules_handlers import (_ix, _low_index, _mark_rows, _pointing, _popcount, _push, _same_rests,
+from pipeline.solvers.dfsrules_handlers import (_ix, _low_index, _mark_rows, _pointing, _popcount, _push,
                                                 _sandwich, _skyscraper)
 from pipeline.solvers.dfsrules_hidden import _hidden
 from pipeline.solvers.dfsrules_hidden_rows import HID_AT
+from pipeline.solvers.dfsrules_locked import MASK_INTERSECTIONS, _check_intersections, _mark_intersections
 from pipeline.solvers.dfsrules_linear import _lin_row
 from pipeline.solvers.dfsrules_lunchbox import _lunchbox
 from pipeline.solvers.dfsrules_sumline import _sumline
@@ -144,7 +145,7 @@ FINISHED = 0
 HEADER = ("n_cells", "n", "n_lin", "n_terms", "n_arcs", "arc_ptr", "arc_other", "arc_table", "lin_ptr",
           "term_cell", "term_coef", "lin_rhs", "lin_eq", "cell_lin_ptr", "cell_lin", "combo_ptr",
           "sand_cells", "sand_sum", "digit_value", "cell_sand_ptr", "cell_sand", "n_sand", "sand_sets_ptr",
-          "sand_use_sets", "arc_lookup", "n_inter", "inter_a", "inter_b", "unit_inter_ptr", "unit_inter", "term_order",
+          "sand_use_sets", "arc_lookup", "n_inter", "inter_a", "inter_b", "cell_inter_ptr", "cell_inter", "term_order",
           "by_ratio", "pointing_ptr", "pointing", "n_pointing", "term_group", "cell_table",
           "cell_unit_mask", "sky_cells", "sky_clue", "cell_sky_ptr", "cell_sky", "n_sky", "lunch_ptr", "lunch_cells",
           "lunch_sum", "n_lunch", "cell_lunch_ptr", "cell_lunch", "n_cnt", "cnt_ptr", "cnt_cells", "cnt_group", "cnt_clue",
@@ -249,8 +250,7 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
     n_sky, cell_sky_ptr, cell_sky = rint[42], rint[40], rint[41]
     kdirty_at = group_at + 8 * n_terms      # the dirty skyscraper lines and one line's scratch
     kscratch_at = kdirty_at + n_sky
-    n_inter, inter_a, inter_b = rint[25], rint[26], rint[27]
-    unit_inter_ptr, unit_inter = rint[28], rint[29]
+    n_inter = rint[25]
     n_lunch, cell_lunch_ptr, cell_lunch = rint[46], rint[47], rint[48]
     # after the skyscrapers' scratch: each lunchbox's flag, one's scratch
     lunch_dirty_at = kscratch_at + (n * (2 * n + 3) if n_sky > 0 else 0)
@@ -288,10 +288,12 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
     # up to 64 units, the dirty ones are a mask (each cell's units' mask at rint[37]), else flags
     by_mask = n_units <= 64
     unit_mask_at = rint[37]
-    dirty = zero
+    dirty, imarks = zero, zero   # and the intersections to look at again a mask up to 64 (dfsrules_locked)
     if origin < 0:
         if by_mask:
             dirty = ~zero >> np.uint64(64 - n_units)
+        if 0 < n_inter <= MASK_INTERSECTIONS:
+            imarks = ~zero >> np.uint64(64 - n_inter)
         _flags(work, udirty_at, n_units, 1)
         _flags(work, ldirty_at, n_lin, 1)
         _flags(work, sdirty_at, n_sand, 1)
@@ -374,6 +376,7 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                     work[_ix(udirty_at + cell_units[ci, _ix(k)])] = 1
             for k in range(rint[_ix(cell_lin_ptr + c)], rint[_ix(cell_lin_ptr + c + 1)]):
                 work[_ix(ldirty_at + rint[_ix(cell_lin + k)])] = 1
+            imarks = _mark_intersections(c, imarks, n_inter, rint, work, idirty_at)
             if handled:   # any handler of its own (sandwich, skyscraper, ... windows): its dirty flags
                 _mark_rows(c, rint, work, cell_sand_ptr, cell_sand, sdirty_at)
                 _mark_rows(c, rint, work, cell_sky_ptr, cell_sky, kdirty_at)
@@ -400,8 +403,6 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
                 u = next_u
                 next_u += 1
                 work[_ix(udirty_at + u)] = 0
-            for k in range(rint[_ix(unit_inter_ptr + u)], rint[_ix(unit_inter_ptr + u + 1)]):
-                work[_ix(idirty_at + rint[_ix(unit_inter + k)])] = 1
             once, twice, thrice, fixed = zero, zero, zero, zero
             for k in range(size):
                 v = state[_ix(units[_ix(u), _ix(k)])]
@@ -519,12 +520,10 @@ def propagate(state: np.ndarray, placed: np.ndarray, origin: int, peers: np.ndar
             continue
         # two houses' intersections, last (the costliest per change found): the rests outside
         # the shared cells hold the same digits
-        for i in range(n_inter):
-            if work[_ix(idirty_at + i)] == 0:
-                continue
-            work[_ix(idirty_at + i)] = 0
-            if _same_rests(inter_a + i * size, inter_b + i * size, size, state, rint, work, inq_at, head_tail) < 0:
-                return False
+        # (those with a cell of a rest changed: dfsrules_locked)
+        if _check_intersections(imarks, n_inter, size, state, rint, work, idirty_at, inq_at, head_tail) < 0:
+            return False
+        imarks = zero
         if head_tail[1] == 0:   # every row and intersection looked at without a change: a fixed point
             return True
 

@@ -29,7 +29,7 @@ _KERNEL_SOURCES = tuple(Path(__file__).with_name(name) for name in (
     "dfsrules_lunchbox.py", "dfsrules_counting.py", "dfsrules_counttables.py", "dfsrules_sumline.py",
     "dfsrules_sumline_rows.py", "dfsrules_automaton.py", "dfsrules_automaton_rows.py", "dfsrules_hidden.py",
     "dfsrules_hidden_rows.py", "dfsrules_windows.py", "dfsrules_windows_rows.py", "dfsrules_linear.py",
-    "dfsrules_decided.py", "dfsrules_decided_rows.py"))
+    "dfsrules_decided.py", "dfsrules_decided_rows.py", "dfsrules_locked.py"))
 _LOCK = threading.Lock()
 _LOADED: RulesKernel | None = None
 

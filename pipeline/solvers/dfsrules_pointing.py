@@ -45,6 +45,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.solvers.dfs import ShapeTables
+from pipeline.solvers.dfsrules_locked import MASK_INTERSECTIONS
 from pipeline.solvers.dfsrules_rows import by_cell, equal_only, per_shape
 
 __all__ = ["MAX_POINTING_CELLS", "PEER", "SELF", "house_intersections", "packed_pointing", "pointing", "pointing_tables",
@@ -337,9 +338,12 @@ def house_intersections(units: ShapeTables) -> tuple:
     Returns
     -------
     tuple
-        ``(count, rest_a, rest_b, unit_ptr, unit_list)``: each intersection's two rests (cells,
-        ``-1`` padded to ``n`` a row, flattened), and each house's intersections (``unit_ptr[u]``
-        .. ``unit_ptr[u + 1]`` in ``unit_list``).
+        ``(count, rest_a, rest_b, cell_ptr, cell_list)``: each intersection's two rests (cells,
+        ``-1`` padded to ``n`` a row, flattened), and the intersections each cell is in a rest of
+        (``cell_ptr[c]`` .. ``cell_ptr[c + 1]`` in ``cell_list``): only a change there can change
+        what an intersection takes, so the kernel looks again at those alone. Up to
+        :data:`~pipeline.solvers.dfsrules_locked.MASK_INTERSECTIONS` intersections, a cell's are
+        one mask (``cell_list[c]``, bit ``i`` for intersection ``i``; ``cell_ptr`` counts one a cell).
     """
     return per_shape(_INTERSECTIONS, units, _intersections)
 
@@ -360,7 +364,11 @@ def _intersections(units: ShapeTables) -> tuple:
         picked = np.take_along_axis(cells, order, axis=1)
         keep = np.take_along_axis(outside, order, axis=1)
         rest[keep] = picked[keep]
-    both = np.concatenate([ua, ub])
-    which = np.concatenate([np.arange(ua.size), np.arange(ua.size)])
-    unit_ptr, order = by_cell(both, n_units)
-    return int(ua.size), rest_a.ravel(), rest_b.ravel(), unit_ptr, which[order]
+    rests = np.concatenate([rest_a, rest_b], axis=1)                 # each intersection's cells outside the other
+    which = np.broadcast_to(np.arange(ua.size)[:, None], rests.shape)[rests >= 0]
+    cell_ptr, order = by_cell(rests[rests >= 0], n_cells)
+    if ua.size > MASK_INTERSECTIONS:
+        return int(ua.size), rest_a.ravel(), rest_b.ravel(), cell_ptr, which[order]
+    masks = np.zeros(n_cells, dtype=np.uint64)
+    np.bitwise_or.at(masks, rests[rests >= 0], np.left_shift(np.uint64(1), which.astype(np.uint64)))
+    return int(ua.size), rest_a.ravel(), rest_b.ravel(), np.arange(n_cells + 1), masks.view(np.int64)

@@ -11,6 +11,7 @@ from pipeline.core.puzzle import parse_puzzle
 from pipeline.solvers import SOLVERS
 from pipeline.solvers.dfs import shape_tables
 from pipeline.solvers.dfsrules import house_intersections, rule_tables
+from pipeline.solvers.dfsrules_locked import MASK_INTERSECTIONS
 
 KILLER = {"size": 9, "box": "3x3", "rules": [{"rule": "cage", "cells": ["r5c5", "r5c6", "r6c5"], "sum": 24}]}
 
@@ -43,12 +44,25 @@ def test_a_box_and_a_row_leave_the_six_cells_each_outside_the_other():
     assert (row_one - box_one, box_one - row_one) in found or (box_one - row_one, row_one - box_one) in found
 
 
-def test_each_house_lists_the_intersections_it_is_in():
-    count, _, _, unit_ptr, unit_list = house_intersections(shape_tables(parse_puzzle({"size": 9, "box": "3x3"})))
-    per_house = np.diff(unit_ptr)
-    assert per_house.sum() == 2 * count
-    assert set(per_house.tolist()) == {3, 6}           # rows and columns meet 3 boxes; a box 6 lines
-    assert np.array_equal(np.bincount(unit_list, minlength=count), np.full(count, 2))
+def test_each_cell_marks_the_intersections_it_is_in_a_rest_of():
+    count, rest_a, rest_b, cell_ptr, cell_list = house_intersections(shape_tables(parse_puzzle({"size": 9,
+                                                                                               "box": "3x3"})))
+    assert count <= MASK_INTERSECTIONS and np.array_equal(cell_ptr, np.arange(82))   # one mask a cell
+    masks = cell_list.view(np.uint64)
+    rests = np.concatenate([rest_a.reshape(count, -1), rest_b.reshape(count, -1)], axis=1)
+    for c in range(81):
+        assert {i for i in range(count) if int(masks[c]) >> i & 1} == {i for i in range(count) if c in rests[i]}
+    assert {bin(int(m)).count("1") for m in masks} == {8}   # its box with 2 rows and 2 columns, 2 boxes a line
+
+
+def test_more_intersections_than_a_mask_holds_are_listed_per_cell():
+    count, rest_a, rest_b, cell_ptr, cell_list = house_intersections(shape_tables(parse_puzzle({"size": 16,
+                                                                                               "box": "4x4"})))
+    assert count > MASK_INTERSECTIONS
+    rests = np.concatenate([rest_a.reshape(count, -1), rest_b.reshape(count, -1)], axis=1)
+    for c in range(256):
+        listed = cell_list[cell_ptr[c]:cell_ptr[c + 1]].tolist()
+        assert listed == sorted(set(listed)) == [i for i in range(count) if c in rests[i]]
 
 
 def test_only_killers_get_locked_candidates_and_every_puzzle_branching_by_conflicts():
