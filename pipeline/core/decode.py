@@ -3,6 +3,7 @@ answer (names, positional values or a grid, as :mod:`formats.solutions` parsed i
 vector over all ``N^3`` positions of an export's convention."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -40,10 +41,33 @@ def vector_from_grid(grid: np.ndarray, conv: Convention) -> np.ndarray:
     grid = np.asarray(grid)
     if grid.shape != (conv.rows, conv.cols):
         raise PipelineError(f"grid: expected {conv.rows}x{conv.cols}, found {'x'.join(map(str, grid.shape))}")
-    r, c = np.nonzero(grid)
     x = np.zeros(conv.n_vars)
+    if grid.dtype.kind in "iu" and grid.size and conv.n_vars <= MAX_POSITION_TABLE and 0 <= grid.min() and \
+            grid.max() <= conv.v:   # digits in range: the convention's table (what position would say)
+        flat = grid.ravel()
+        cells = np.flatnonzero(flat)
+        x[_grid_positions(conv)[cells, flat[cells] - 1]] = 1.0
+        return x
+    r, c = np.nonzero(grid)
     x[conv.position(r, c, grid[r, c] - 1)] = 1.0
     return x
+
+
+#: :func:`vector_from_grid` reads a convention's positions from a table up to this many (a 16x16's
+#: 4,096); past that, or with an entry out of range (its one-line error), it computes them.
+MAX_POSITION_TABLE = 1 << 16
+
+
+@functools.lru_cache(maxsize=16)
+def _grid_positions(conv: Convention) -> np.ndarray:
+    """Each canvas cell's (``r * cols + c``) position of each 0-based digit under ``conv``,
+    ``(rows * cols, v)``, read-only, made once per convention (keyed by its fields, which are all
+    the positions depend on): :meth:`Convention.position`'s checks and index arithmetic were half a
+    simple rule puzzle's answer vector (16 of 32 us a 9x9)."""
+    r, c, d = np.indices((conv.rows, conv.cols, conv.v)).reshape(3, -1)
+    table = conv.position(r, c, d).reshape(conv.rows * conv.cols, conv.v)
+    table.flags.writeable = False
+    return table
 
 
 def full_vector_of(n_vars: int, positions: np.ndarray, values: np.ndarray,

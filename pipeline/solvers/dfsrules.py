@@ -586,8 +586,7 @@ def _build_rule_tables(puzzle: Puzzle, units: ShapeTables | None = None, implied
                       *offsets[29:32], lunch_sum.size, *offsets[32:34], n_cnt, *offsets[34:41], n_sum,
                       *offsets[41:47], *offsets[47:50], n_nfa, *offsets[50:53], nfa_scratch,
                       n_hid, *offsets[53:58], hid_scratch, n_win, *offsets[58:64])
-    for part, at, end in zip(parts, offsets, offsets[1:]):
-        rint[at:end] = part
+    np.concatenate(parts, out=rint[_HEADER:], casting="unsafe")   # each part where the header says, in one call
     return RuleTables(rint, compat if compat.size else np.zeros(1, dtype=np.uint64),
                       core.allowed, core.infeasible, n_lin, n_terms, n_pairs, int(sand_sum.size), n,
                       units.units.shape[0] if core.arc_other.size and n_cells <= MAX_POINTING_CELLS else 0,
