@@ -156,3 +156,42 @@ def test_a_manifest_of_a_format_version_this_one_does_not_read_is_refused(versio
         manifest_from_dict(meta)
     del meta["format_version"]   # older manifests have no such field
     assert manifest_from_dict(meta).convention.n == 4
+
+
+def test_position_table_is_keyed_by_the_whole_convention():
+    """vector_from_grid reads a cached position table per convention: conventions of one grid
+    shape but other positions (2x3 against 3x2 boxes, F against C, ijk against block), asked in
+    turn, each get their own positions (the oracle's), and the table cannot be written to."""
+    from pipeline.core.decode import _grid_positions
+    rng = np.random.default_rng(11)
+    grids = {box: shuffled_sudoku(*box, rng) for box in [(2, 3), (3, 2)]}
+    for _ in range(2):   # the second round reads the tables the first made
+        for (h, w), grid in grids.items():
+            for scheme, order in CONVENTIONS:
+                conv = Convention(scheme, order, h, w)
+                np.testing.assert_array_equal(vector_from_grid(grid, conv), oracle_vector(grid, scheme, order, h, w))
+                partial = np.where(rng.random(grid.shape) < 0.5, grid, 0)
+                np.testing.assert_array_equal(vector_from_grid(partial, conv), _vector_by_positions(partial, conv))
+    table = _grid_positions(Convention("block", "F", 2, 3))
+    assert not table.flags.writeable
+    assert not np.array_equal(table, _grid_positions(Convention("block", "F", 3, 2)))
+
+
+def _vector_by_positions(grid: np.ndarray, conv: Convention) -> np.ndarray:
+    """The vector of ``grid`` from :meth:`Convention.position` itself, cell by cell."""
+    x = np.zeros(conv.n_vars)
+    for (r, c), value in np.ndenumerate(grid):
+        if value:
+            x[int(conv.position(r, c, value - 1))] = 1.0
+    return x
+
+
+@pytest.mark.parametrize("bad", [5, -1])
+def test_a_digit_out_of_range_is_refused_as_position_refuses_it(bad):
+    conv = Convention("ijk", "F", 2, 2)
+    grid = np.zeros((4, 4), dtype=np.int64)
+    grid[1, 2] = bad
+    with pytest.raises(Exception) as expected:
+        conv.position(1, 2, bad - 1)
+    with pytest.raises(type(expected.value), match=re.escape(str(expected.value))):
+        vector_from_grid(grid, conv)

@@ -151,3 +151,12 @@ def test_the_kernels_header_names_every_slot_the_handlers_read_where_they_read_i
     assert (at["n_win"], at["win_cells"], at["win_masks"], at["cell_win_ptr"], at["cell_win"]) == tuple(
         range(WIN_AT, WIN_AT + 5)) and at["hid_scratch"] + 1 == WIN_AT   # _window
     assert (at["dec_ptr"], at["dec_cells"]) == (DEC_AT, DEC_AT + 1) == (WIN_AT + 5, dfsrules._HEADER - 1)   # _decided
+
+
+def test_line_cells_of_no_line_are_the_tables_of_lines_emptied():
+    """No line (the fast path) gives what lines of no cells give, less their pointers' entries."""
+    from pipeline.solvers.dfsrules_rows import line_cells
+    none, empty = line_cells([], 9), line_cells([[]], 9)
+    assert [a.dtype for a in none] == [a.dtype for a in empty] == [np.dtype(np.int64)] * 4
+    assert none[0].tolist() == [0] and none[2].tolist() == empty[2].tolist() == [0] * 10
+    assert none[1].size == none[3].size == 0
