@@ -564,18 +564,15 @@ def shared_tables(arc_ptr: np.ndarray, arc_table: np.ndarray, decided_only: np.n
     numpy.ndarray
         ``int64``, one per cell.
     """
-    n_cells = arc_ptr.size - 1
-    out = np.full(n_cells, -1, dtype=np.int64)
-    count = np.diff(arc_ptr)
-    has = count > 0
-    if not has.any():
+    out = np.full(arc_ptr.size - 1, -1, dtype=np.int64)
+    cells = np.flatnonzero(arc_ptr[1:] > arc_ptr[:-1])   # the cells with arcs, theirs contiguous from their start
+    if not cells.size:
         return out
-    first = np.repeat(arc_table[arc_ptr[:-1][has]], count[has])   # each arc's cell's first table
-    owner = np.repeat(np.arange(n_cells), count)
-    same = np.bincount(owner, weights=arc_table == first, minlength=n_cells) == count
-    keep = has & same
-    out[keep] = arc_table[arc_ptr[:-1][keep]]
+    starts, arcs = arc_ptr[cells], arc_table[:arc_ptr[-1]]
+    low = np.minimum.reduceat(arcs, starts)   # per cell, in one pass each (a bincount per cell was twice the time)
+    same = low == np.maximum.reduceat(arcs, starts)
+    out[cells[same]] = low[same]
     if decided_only is not None:
-        every = np.bincount(owner, weights=decided_only, minlength=n_cells) == count
-        out[has & ~same & every] = DECIDED_ONLY
+        every = np.logical_and.reduceat(np.asarray(decided_only, dtype=bool)[:arc_ptr[-1]], starts)
+        out[cells[~same & every]] = DECIDED_ONLY
     return out

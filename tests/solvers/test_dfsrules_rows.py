@@ -160,3 +160,22 @@ def test_line_cells_of_no_line_are_the_tables_of_lines_emptied():
     assert [a.dtype for a in none] == [a.dtype for a in empty] == [np.dtype(np.int64)] * 4
     assert none[0].tolist() == [0] and none[2].tolist() == empty[2].tolist() == [0] * 10
     assert none[1].size == none[3].size == 0
+
+
+def test_shared_tables_against_each_cell_read_alone():
+    """shared_tables per cell: its arcs' one table, DECIDED_ONLY when they differ but are all
+    decided-only, else -1 (cells without arcs among them, at the start and the end too)."""
+    from pipeline.solvers.dfsrules_rows import DECIDED_ONLY, shared_tables
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        count = rng.integers(0, 4, int(rng.integers(1, 20))) * (rng.random(1)[0] < 0.9)
+        ptr = np.concatenate([[0], np.cumsum(count)]).astype(np.int64)
+        table = rng.integers(0, 3, int(ptr[-1])).astype(np.int64)
+        decided = rng.random(int(ptr[-1])) < 0.6
+        want = []
+        for c in range(count.size):
+            mine, dec = table[ptr[c]:ptr[c + 1]], decided[ptr[c]:ptr[c + 1]]
+            want.append(-1 if not mine.size else int(mine[0]) if (mine == mine[0]).all() else
+                        DECIDED_ONLY if dec.all() else -1)
+        assert shared_tables(ptr, table, decided).tolist() == want
+        assert shared_tables(ptr, table).tolist() == [-1 if w == DECIDED_ONLY else w for w in want]
