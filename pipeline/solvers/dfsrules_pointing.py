@@ -316,9 +316,8 @@ def value_exclusions(tables: np.ndarray, n: int) -> bool:
     """
     if not tables.size:
         return False
-    tables = tables[equal_only(tables, n)]   # most puzzles' tables are not: nothing more to look at
     takes = (np.uint64((1 << n) - 1) & ~tables) != 0   # (tables, n): digit d takes something
-    return bool(np.any(takes.any(axis=1) & ~takes.all(axis=1)))
+    return bool(np.any(equal_only(tables, n) & takes.any(axis=1) & ~takes.all(axis=1)))
 
 
 _INTERSECTIONS: dict[int, tuple[ShapeTables, tuple]] = {}
