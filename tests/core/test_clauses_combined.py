@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from seed_sweeps import sweep
 
 from pipeline.core.build import build_model
 from pipeline.core.puzzle import parse_puzzle
@@ -53,7 +54,7 @@ def test_the_clauses_hold_on_the_grid_the_clues_came_from(seed, clues, every_mer
     assert_holds_on(doc, grid, clues)
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", sweep(range(30), 12))
 def test_the_clauses_change_no_count(seed, every_merge, monkeypatch):
     doc, _, _ = little_killer_puzzle(seed)
     model = build_model(parse_puzzle(json.dumps(doc)))
