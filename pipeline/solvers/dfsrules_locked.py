@@ -16,11 +16,9 @@ import numpy as np
 from numba import njit
 
 from pipeline.solvers.dfsrules_handlers import _ix, _low_index, _same_rests
+from pipeline.solvers.dfsrules_rows import MASK_INTERSECTIONS
 
 __all__ = ["MASK_INTERSECTIONS", "_check_intersections", "_mark_intersections"]
-
-#: Up to this many intersections, each cell's are one mask (bit ``i``: intersection ``i``).
-MASK_INTERSECTIONS = 64
 
 
 @njit(cache=False, inline="always")

@@ -45,8 +45,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.solvers.dfs import ShapeTables
-from pipeline.solvers.dfsrules_locked import MASK_INTERSECTIONS
-from pipeline.solvers.dfsrules_rows import by_cell, equal_only, per_shape
+from pipeline.solvers.dfsrules_rows import MASK_INTERSECTIONS, by_cell, equal_only, per_shape
 
 __all__ = ["MAX_POINTING_CELLS", "PEER", "SELF", "house_intersections", "packed_pointing", "pointing", "pointing_tables",
            "value_exclusions"]
@@ -342,7 +341,7 @@ def house_intersections(units: ShapeTables) -> tuple:
         ``-1`` padded to ``n`` a row, flattened), and the intersections each cell is in a rest of
         (``cell_ptr[c]`` .. ``cell_ptr[c + 1]`` in ``cell_list``): only a change there can change
         what an intersection takes, so the kernel looks again at those alone. Up to
-        :data:`~pipeline.solvers.dfsrules_locked.MASK_INTERSECTIONS` intersections, a cell's are
+        :data:`~pipeline.solvers.dfsrules_rows.MASK_INTERSECTIONS` intersections, a cell's are
         one mask (``cell_list[c]``, bit ``i`` for intersection ``i``; ``cell_ptr`` counts one a cell).
     """
     return per_shape(_INTERSECTIONS, units, _intersections)

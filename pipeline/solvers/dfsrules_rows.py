@@ -22,7 +22,7 @@ import numpy as np
 from pipeline.core.rules.rowblocks import distinct_small_ints, pairs_within, run_starts
 from pipeline.solvers.dfs import ShapeTables
 
-__all__ = ["DECIDED_ONLY", "LAYOUT", "MAX_AMO_TERMS", "MAX_MARKED_KEYS", "CoreTables", "by_cell", "line_cells", "per_shape", "core_tables", "core_tables_numpy",
+__all__ = ["DECIDED_ONLY", "LAYOUT", "MASK_INTERSECTIONS", "MAX_AMO_TERMS", "MAX_MARKED_KEYS", "CoreTables", "by_cell", "line_cells", "per_shape", "core_tables", "core_tables_numpy",
            "equal_only", "exclusion_groups", "masks_of", "shared_tables", "starts_of", "term_pairs", "unit_masks"]
 
 #: An at-most-one row of up to this many terms becomes pair exclusions (k (k - 1) / 2 pairs).
@@ -513,6 +513,10 @@ def _unit_masks(units: ShapeTables) -> np.ndarray:
 
 #: :func:`shared_tables`' value for a cell whose arcs all take nothing unless it is decided.
 DECIDED_ONLY = -2
+
+#: Up to this many houses' intersections, each cell's are one mask (bit ``i``: intersection ``i``;
+#: :mod:`pipeline.solvers.dfsrules_locked`). Here, not there: the engine reads it without numba.
+MASK_INTERSECTIONS = 64
 
 
 def equal_only(tables: np.ndarray, n: int) -> np.ndarray:
