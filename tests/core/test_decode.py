@@ -10,7 +10,7 @@ from oracles import oracle_position, oracle_vector, shuffled_sudoku
 from formats.solutions import RawSolution
 from pipeline.core.build import build_model
 from pipeline.core.conventions import Convention
-from pipeline.core.decode import INTEGRALITY_TOL, grid_from_vector, solution_vector, vector_from_grid
+from pipeline.core.decode import INTEGRALITY_TOL, _grid_positions, grid_from_vector, solution_vector, vector_from_grid
 from pipeline.core.errors import FormatError, PipelineError
 from pipeline.core.manifest import manifest_from_dict, model_metadata
 from pipeline.core.puzzle import parse_puzzle
@@ -162,7 +162,6 @@ def test_position_table_is_keyed_by_the_whole_convention():
     """vector_from_grid reads a cached position table per convention: conventions of one grid
     shape but other positions (2x3 against 3x2 boxes, F against C, ijk against block), asked in
     turn, each get their own positions (the oracle's), and the table cannot be written to."""
-    from pipeline.core.decode import _grid_positions
     rng = np.random.default_rng(11)
     grids = {box: shuffled_sudoku(*box, rng) for box in [(2, 3), (3, 2)]}
     for _ in range(2):   # the second round reads the tables the first made

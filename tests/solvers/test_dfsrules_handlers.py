@@ -11,7 +11,7 @@ from pipeline.core.puzzle import parse_puzzle
 from pipeline.solvers import SOLVERS
 from pipeline.solvers.dfs import shape_tables
 from pipeline.solvers.dfsrules import house_intersections, rule_tables
-from pipeline.solvers.dfsrules_locked import MASK_INTERSECTIONS
+from pipeline.solvers.dfsrules_rows import MASK_INTERSECTIONS
 
 KILLER = {"size": 9, "box": "3x3", "rules": [{"rule": "cage", "cells": ["r5c5", "r5c6", "r6c5"], "sum": 24}]}
 
