@@ -21,7 +21,8 @@ from pipeline.solvers.dfsrules_counttables import CNT_AT
 from pipeline.solvers.dfsrules_decided_rows import DEC_AT
 from pipeline.solvers.dfsrules_hidden_rows import HID_AT
 from pipeline.solvers.dfsrules_windows_rows import WIN_AT
-from pipeline.solvers.dfsrules_rows import LAYOUT, MAX_AMO_TERMS, CoreTables, core_tables, core_tables_numpy
+from pipeline.solvers.dfsrules_rows import (DECIDED_ONLY, LAYOUT, MAX_AMO_TERMS, CoreTables, core_tables, core_tables_numpy,
+                                             line_cells, shared_tables)
 from pipeline.solvers.dfsrules_sumline_rows import SUM_AT
 
 if SOLVERS["dfsrules"].available() is not None:
@@ -155,7 +156,6 @@ def test_the_kernels_header_names_every_slot_the_handlers_read_where_they_read_i
 
 def test_line_cells_of_no_line_are_the_tables_of_lines_emptied():
     """No line (the fast path) gives what lines of no cells give, less their pointers' entries."""
-    from pipeline.solvers.dfsrules_rows import line_cells
     none, empty = line_cells([], 9), line_cells([[]], 9)
     assert [a.dtype for a in none] == [a.dtype for a in empty] == [np.dtype(np.int64)] * 4
     assert none[0].tolist() == [0] and none[2].tolist() == empty[2].tolist() == [0] * 10
@@ -165,7 +165,6 @@ def test_line_cells_of_no_line_are_the_tables_of_lines_emptied():
 def test_shared_tables_against_each_cell_read_alone():
     """shared_tables per cell: its arcs' one table, DECIDED_ONLY when they differ but are all
     decided-only, else -1 (cells without arcs among them, at the start and the end too)."""
-    from pipeline.solvers.dfsrules_rows import DECIDED_ONLY, shared_tables
     rng = np.random.default_rng(5)
     for _ in range(300):
         count = rng.integers(0, 4, int(rng.integers(1, 20))) * (rng.random(1)[0] < 0.9)
